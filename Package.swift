@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ReceiptParser",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "ReceiptParser", targets: ["ReceiptParser"]),
+        .executable(name: "receipt-dump", targets: ["receipt-dump"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // OpenSSL's libcrypto, found through pkg-config (libssl-dev on Debian, openssl@3 on Homebrew).
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        // The thin C layer: certificate parsing, digests and signature checks. No policy.
+        .target(name: "CReceiptCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "ReceiptParser", dependencies: ["CReceiptCrypto"]),
+        .executableTarget(
+            name: "receipt-dump",
+            dependencies: [
+                "ReceiptParser",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "ReceiptParserTests",
+            dependencies: ["ReceiptParser"]
+        ),
+    ]
+)

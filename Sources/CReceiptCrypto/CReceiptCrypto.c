@@ -1,0 +1,212 @@
+#include "CReceiptCrypto.h"
+
+#include <limits.h>
+#include <string.h>
+#include <time.h>
+
+#include <openssl/bio.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/objects.h>
+#include <openssl/rsa.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+// rc_certificate is an X509 under another name, so Swift never sees OpenSSL's types.
+static X509 *as_x509(const rc_certificate *certificate) { return (X509 *)certificate; }
+
+rc_certificate *rc_certificate_parse(const uint8_t *der, size_t length) {
+    if (length == 0 || length > LONG_MAX) return NULL;
+    const unsigned char *cursor = der;
+    X509 *x509 = d2i_X509(NULL, &cursor, (long)length);
+    if (x509 == NULL) return NULL;
+    if ((size_t)(cursor - der) != length) {  // trailing bytes: not exactly one certificate
+        X509_free(x509);
+        return NULL;
+    }
+    // Fill OpenSSL's extension cache now, so later readers on other threads only read.
+    if (X509_check_purpose(x509, -1, 0) != 1 || (X509_get_extension_flags(x509) & EXFLAG_INVALID)) {
+        X509_free(x509);
+        return NULL;
+    }
+    return (rc_certificate *)x509;
+}
+
+void rc_certificate_free(rc_certificate *certificate) { X509_free(as_x509(certificate)); }
+
+// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+static int64_t days_from_civil(int64_t year, int64_t month, int64_t day) {
+    year -= month <= 2;
+    const int64_t era = (year >= 0 ? year : year - 399) / 400;
+    const int64_t year_of_era = year - era * 400;
+    const int64_t day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+    const int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    return era * 146097 + day_of_era - 719468;
+}
+
+static int asn1_time_to_epoch(const ASN1_TIME *time, int64_t *out) {
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    if (time == NULL || ASN1_TIME_to_tm(time, &tm) != 1) return 0;
+    const int64_t days = days_from_civil((int64_t)tm.tm_year + 1900, (int64_t)tm.tm_mon + 1, tm.tm_mday);
+    *out = days * 86400 + (int64_t)tm.tm_hour * 3600 + (int64_t)tm.tm_min * 60 + tm.tm_sec;
+    return 1;
+}
+
+int rc_certificate_validity(const rc_certificate *certificate, int64_t *not_before, int64_t *not_after) {
+    const X509 *x509 = as_x509(certificate);
+    return asn1_time_to_epoch(X509_get0_notBefore(x509), not_before)
+        && asn1_time_to_epoch(X509_get0_notAfter(x509), not_after);
+}
+
+int rc_certificate_extension(const rc_certificate *certificate, const char *oid) {
+    ASN1_OBJECT *object = OBJ_txt2obj(oid, 1);
+    if (object == NULL) return -2;
+    const X509 *x509 = as_x509(certificate);
+    const int index = X509_get_ext_by_OBJ(x509, object, -1);
+    ASN1_OBJECT_free(object);
+    if (index < 0) return -1;
+    return X509_EXTENSION_get_critical(X509_get_ext(x509, index)) ? 1 : 0;
+}
+
+int rc_certificate_is_ca(const rc_certificate *certificate) {
+    return (X509_get_extension_flags(as_x509(certificate)) & EXFLAG_CA) ? 1 : 0;
+}
+
+int rc_certificate_has_unhandled_critical_extension(const rc_certificate *certificate) {
+    return (X509_get_extension_flags(as_x509(certificate)) & EXFLAG_CRITICAL) ? 1 : 0;
+}
+
+uint32_t rc_certificate_key_usage(const rc_certificate *certificate) {
+    return X509_get_key_usage(as_x509(certificate));
+}
+
+size_t rc_certificate_subject_key_id(const rc_certificate *certificate, const uint8_t **bytes) {
+    const ASN1_OCTET_STRING *identifier = X509_get0_subject_key_id(as_x509(certificate));
+    if (identifier == NULL) return 0;
+    *bytes = ASN1_STRING_get0_data(identifier);
+    return (size_t)ASN1_STRING_length(identifier);
+}
+
+int rc_certificate_name(const rc_certificate *certificate, int which, char *buffer, size_t capacity) {
+    const X509 *x509 = as_x509(certificate);
+    const X509_NAME *name = which == 0 ? X509_get_subject_name(x509) : X509_get_issuer_name(x509);
+    BIO *bio = BIO_new(BIO_s_mem());
+    if (bio == NULL) return -1;
+    int result = -1;
+    if (X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB) >= 0) {
+        char *text = NULL;
+        const long length = BIO_get_mem_data(bio, &text);
+        if (length >= 0 && length < INT_MAX) {
+            result = (int)length;
+            if (capacity > 0) {
+                const size_t copied = (size_t)length < capacity - 1 ? (size_t)length : capacity - 1;
+                memcpy(buffer, text, copied);
+                buffer[copied] = '\0';
+            }
+        }
+    }
+    BIO_free(bio);
+    return result;
+}
+
+static const EVP_MD *digest_md(rc_digest_algorithm digest) {
+    switch (digest) {
+    case RC_DIGEST_SHA1: return EVP_sha1();
+    case RC_DIGEST_SHA256: return EVP_sha256();
+    case RC_DIGEST_SHA384: return EVP_sha384();
+    case RC_DIGEST_SHA512: return EVP_sha512();
+    }
+    return NULL;
+}
+
+size_t rc_digest(rc_digest_algorithm digest, const uint8_t *data, size_t length, uint8_t *out) {
+    const EVP_MD *md = digest_md(digest);
+    unsigned int written = 0;
+    if (md == NULL || EVP_Digest(data, length, out, &written, md, NULL) != 1) return 0;
+    return written;
+}
+
+// The DER DigestInfo header (RFC 8017 §9.2, note 1) that precedes the hash in a PKCS #1 v1.5
+// signature block.
+static const uint8_t *digest_info_prefix(rc_digest_algorithm digest, size_t *length) {
+    static const uint8_t sha1[] = {0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x0e, 0x03, 0x02, 0x1a,
+                                   0x05, 0x00, 0x04, 0x14};
+    static const uint8_t sha256[] = {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
+                                     0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20};
+    static const uint8_t sha384[] = {0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
+                                     0x65, 0x03, 0x04, 0x02, 0x02, 0x05, 0x00, 0x04, 0x30};
+    static const uint8_t sha512[] = {0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
+                                     0x65, 0x03, 0x04, 0x02, 0x03, 0x05, 0x00, 0x04, 0x40};
+    switch (digest) {
+    case RC_DIGEST_SHA1: *length = sizeof sha1; return sha1;
+    case RC_DIGEST_SHA256: *length = sizeof sha256; return sha256;
+    case RC_DIGEST_SHA384: *length = sizeof sha384; return sha384;
+    case RC_DIGEST_SHA512: *length = sizeof sha512; return sha512;
+    }
+    return NULL;
+}
+
+// RSA PKCS #1 v1.5 by recovering the signed block and comparing the whole DigestInfo. OpenSSL
+// checks the 00 01 FF.. 00 padding; we check everything after it. Going through verify_recover
+// without a message digest keeps host policies on SHA-1 signatures out of the verdict.
+static rc_signature_result verify_rsa(EVP_PKEY *key, rc_digest_algorithm digest,
+                                      const uint8_t *hash, size_t hash_length,
+                                      const uint8_t *signature, size_t signature_length) {
+    size_t prefix_length = 0;
+    const uint8_t *prefix = digest_info_prefix(digest, &prefix_length);
+    const int modulus_length = EVP_PKEY_get_size(key);
+    if (prefix == NULL) return RC_SIGNATURE_UNSUPPORTED_DIGEST;
+    if (modulus_length <= 0 || signature_length != (size_t)modulus_length) return RC_SIGNATURE_INVALID;
+
+    rc_signature_result result = RC_SIGNATURE_INTERNAL_ERROR;
+    uint8_t *recovered = OPENSSL_malloc((size_t)modulus_length);
+    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new(key, NULL);
+    size_t recovered_length = (size_t)modulus_length;
+    if (recovered != NULL && context != NULL
+        && EVP_PKEY_verify_recover_init(context) == 1
+        && EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1) {
+        if (EVP_PKEY_verify_recover(context, recovered, &recovered_length, signature, signature_length) != 1) {
+            result = RC_SIGNATURE_INVALID;
+        } else if (recovered_length == prefix_length + hash_length
+                   && CRYPTO_memcmp(recovered, prefix, prefix_length) == 0
+                   && CRYPTO_memcmp(recovered + prefix_length, hash, hash_length) == 0) {
+            result = RC_SIGNATURE_VALID;
+        } else {
+            result = RC_SIGNATURE_INVALID;
+        }
+    }
+    EVP_PKEY_CTX_free(context);
+    OPENSSL_free(recovered);
+    return result;
+}
+
+static rc_signature_result verify_ecdsa(EVP_PKEY *key, const uint8_t *hash, size_t hash_length,
+                                        const uint8_t *signature, size_t signature_length) {
+    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new(key, NULL);
+    rc_signature_result result = RC_SIGNATURE_INTERNAL_ERROR;
+    if (context != NULL && EVP_PKEY_verify_init(context) == 1) {
+        result = EVP_PKEY_verify(context, signature, signature_length, hash, hash_length) == 1
+            ? RC_SIGNATURE_VALID : RC_SIGNATURE_INVALID;
+    }
+    EVP_PKEY_CTX_free(context);
+    return result;
+}
+
+rc_signature_result rc_verify_signature(const rc_certificate *signer, rc_digest_algorithm digest,
+                                        const uint8_t *data, size_t data_length,
+                                        const uint8_t *signature, size_t signature_length) {
+    EVP_PKEY *key = X509_get0_pubkey(as_x509(signer));
+    if (key == NULL) return RC_SIGNATURE_UNSUPPORTED_KEY;
+    uint8_t hash[RC_MAX_DIGEST_LENGTH];
+    const size_t hash_length = rc_digest(digest, data, data_length, hash);
+    if (hash_length == 0) return RC_SIGNATURE_UNSUPPORTED_DIGEST;
+    switch (EVP_PKEY_get_base_id(key)) {
+    case EVP_PKEY_RSA:
+        return verify_rsa(key, digest, hash, hash_length, signature, signature_length);
+    case EVP_PKEY_EC:
+        return verify_ecdsa(key, hash, hash_length, signature, signature_length);
+    default:
+        return RC_SIGNATURE_UNSUPPORTED_KEY;
+    }
+}

@@ -1,0 +1,90 @@
+// CReceiptCrypto: the few things ReceiptParser needs from OpenSSL's libcrypto.
+//
+// This layer parses X.509 certificates, computes digests and checks signatures. It makes no
+// trust decision: which certificate may sign what, at which time, is policy and lives in Swift
+// (Sources/ReceiptParser/Trust). Every function is reentrant; there is no global mutable state,
+// so any number of threads may call in at once. Objects returned here are immutable once made.
+#ifndef C_RECEIPT_CRYPTO_H
+#define C_RECEIPT_CRYPTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Digest algorithms the shim knows. The numbering is ours, not OpenSSL's.
+typedef enum {
+    RC_DIGEST_SHA1 = 1,
+    RC_DIGEST_SHA256 = 2,
+    RC_DIGEST_SHA384 = 3,
+    RC_DIGEST_SHA512 = 4,
+} rc_digest_algorithm;
+
+/// Largest digest any rc_digest_algorithm produces (SHA-512).
+#define RC_MAX_DIGEST_LENGTH 64
+
+/// Results of rc_verify_signature.
+typedef enum {
+    RC_SIGNATURE_VALID = 1,
+    RC_SIGNATURE_INVALID = 0,
+    RC_SIGNATURE_UNSUPPORTED_KEY = -1,
+    RC_SIGNATURE_UNSUPPORTED_DIGEST = -2,
+    RC_SIGNATURE_INTERNAL_ERROR = -3,
+} rc_signature_result;
+
+/// An X.509 certificate parsed by OpenSSL. Opaque; free with rc_certificate_free.
+typedef struct rc_certificate rc_certificate;
+
+/// Parses exactly `length` bytes of DER as one certificate. Returns NULL when the bytes are not
+/// exactly one well-formed certificate (trailing bytes included).
+rc_certificate *_Nullable rc_certificate_parse(const uint8_t *_Nonnull der, size_t length);
+
+void rc_certificate_free(rc_certificate *_Nullable certificate);
+
+/// notBefore and notAfter as seconds since 1970-01-01T00:00:00Z. Returns 1, or 0 if unreadable.
+int rc_certificate_validity(const rc_certificate *_Nonnull certificate,
+                            int64_t *_Nonnull not_before, int64_t *_Nonnull not_after);
+
+/// Looks up an extension by dotted OID: -1 absent, 0 present, 1 present and critical,
+/// -2 if the OID text is invalid.
+int rc_certificate_extension(const rc_certificate *_Nonnull certificate, const char *_Nonnull oid);
+
+/// 1 if basicConstraints says cA=TRUE, else 0.
+int rc_certificate_is_ca(const rc_certificate *_Nonnull certificate);
+
+/// 1 if the certificate carries a critical extension OpenSSL does not understand, else 0.
+int rc_certificate_has_unhandled_critical_extension(const rc_certificate *_Nonnull certificate);
+
+/// The keyUsage bits in OpenSSL's KU_* layout (KU_DIGITAL_SIGNATURE = 0x80, KU_KEY_CERT_SIGN =
+/// 0x04), or UINT32_MAX when the extension is absent.
+uint32_t rc_certificate_key_usage(const rc_certificate *_Nonnull certificate);
+
+/// Points `*bytes` at the subjectKeyIdentifier extension's key identifier (owned by the
+/// certificate) and returns its length, or returns 0 when the certificate has none.
+size_t rc_certificate_subject_key_id(const rc_certificate *_Nonnull certificate,
+                                     const uint8_t *_Nullable *_Nonnull bytes);
+
+/// Writes the subject (which = 0) or issuer (which = 1) as an RFC 2253 string into `buffer`,
+/// NUL-terminated and truncated to `capacity`. Returns the full length, or -1 on failure.
+int rc_certificate_name(const rc_certificate *_Nonnull certificate, int which,
+                        char *_Nonnull buffer, size_t capacity);
+
+/// Checks `signature` over `data` with the certificate's public key. RSA keys use PKCS #1 v1.5;
+/// the DigestInfo is compared byte for byte, so the outcome does not depend on the host's
+/// security level or crypto policy (SHA-1 receipts must keep verifying). EC keys use ECDSA.
+rc_signature_result rc_verify_signature(const rc_certificate *_Nonnull signer,
+                                        rc_digest_algorithm digest,
+                                        const uint8_t *_Nonnull data, size_t data_length,
+                                        const uint8_t *_Nonnull signature, size_t signature_length);
+
+/// Hashes `data` into `out` (at least RC_MAX_DIGEST_LENGTH bytes). Returns the digest length, or 0.
+size_t rc_digest(rc_digest_algorithm digest, const uint8_t *_Nonnull data, size_t length,
+                 uint8_t *_Nonnull out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

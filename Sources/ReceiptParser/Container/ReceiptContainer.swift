@@ -1,0 +1,176 @@
+/// The PKCS #7 envelope of an app receipt, taken apart but not yet trusted.
+///
+///     ContentInfo ::= SEQUENCE { contentType OID (signedData), [0] EXPLICIT SignedData }
+///     SignedData  ::= SEQUENCE { version, digestAlgorithms SET, encapContentInfo,
+///                                [0] IMPLICIT certificates OPTIONAL, [1] crls OPTIONAL,
+///                                signerInfos SET }
+///
+/// App Store receipts are DER; Xcode's StoreKit Testing receipts are BER with indefinite
+/// lengths and the payload in a constructed OCTET STRING. Both are read here.
+///
+/// The envelope is parsed in Swift rather than by OpenSSL's `d2i_PKCS7` so certificates stay
+/// raw bytes until verification asks for them: parsing certificates is most of OpenSSL's
+/// PKCS #7 cost, and bytes can be compared, hashed and cached without it.
+public struct ReceiptContainer: Sendable {
+    /// The signed content: the receipt payload, still undecoded and unverified.
+    public let payload: [UInt8]
+    /// The DER of every certificate the receipt carries, in the order it carries them.
+    public let certificates: [ByteString]
+    /// Every SignerInfo. A receipt that verifies has exactly one.
+    public let signers: [SignerInfo]
+    /// Whether any of the envelope's lengths were indefinite (BER, as Xcode writes them).
+    public let usesIndefiniteLengths: Bool
+
+    /// Takes a receipt's envelope apart. Throws for anything that is not a SignedData carrying
+    /// `data` content.
+    public static func parse(_ bytes: [UInt8]) throws(ReceiptError) -> ReceiptContainer {
+        guard bytes.count <= DecodingLimits.maximumInputSize else {
+            throw ReceiptError(.tooLarge, "\(bytes.count) bytes exceed the limit of \(DecodingLimits.maximumInputSize)")
+        }
+        guard bytes.first == ASN1Tag.sequence else {
+            throw ReceiptError(.notPKCS7, "the input does not start with an ASN.1 SEQUENCE")
+        }
+        let reader = ASN1Reader(bytes, allowsIndefiniteLength: true)
+        let contentInfo = try reader.element(at: 0, limit: bytes.count)
+        guard contentInfo.end == bytes.count else {
+            throw ReceiptError(.trailingBytes, "\(bytes.count - contentInfo.end) bytes follow the PKCS #7 structure")
+        }
+        var indefinite = contentInfo.end != contentInfo.contentEnd
+
+        var outer = reader.children(of: contentInfo)
+        let contentType = try outer.next(ASN1Tag.objectIdentifier, "a content type OID", else: .notPKCS7)
+        guard reader.bytes[contentType.contentRange].elementsEqual(OID.signedData) else {
+            let name = OID.dotted(reader.bytes[contentType.contentRange]) ?? "invalid OID"
+            throw ReceiptError(.notSignedData, "content type is \(name), not signedData")
+        }
+        let explicit = try outer.next(ASN1Tag.contextSpecific(0, constructed: true), "[0] SignedData", else: .notSignedData)
+        guard outer.isAtEnd else { throw ReceiptError(.notSignedData, "ContentInfo has extra fields") }
+        indefinite = indefinite || explicit.end != explicit.contentEnd
+
+        let signedData = try reader.onlyElement(in: explicit.contentRange, depth: 2)
+        guard signedData.identifier == ASN1Tag.sequence else {
+            throw ReceiptError(.notSignedData, "SignedData is not a SEQUENCE")
+        }
+        indefinite = indefinite || signedData.end != signedData.contentEnd
+
+        var fields = reader.children(of: signedData, depth: 2)
+        _ = try fields.next(ASN1Tag.integer, "SignedData version", else: .notSignedData)
+        _ = try fields.next(ASN1Tag.set, "SignedData digestAlgorithms", else: .notSignedData)
+        let encapsulated = try fields.next(ASN1Tag.sequence, "SignedData encapContentInfo", else: .notSignedData)
+        let certificateSet = try fields.optional(ASN1Tag.contextSpecific(0, constructed: true))
+        _ = try fields.optional(ASN1Tag.contextSpecific(1, constructed: true))
+        let signerSet = try fields.next(ASN1Tag.set, "SignedData signerInfos", else: .notSignedData)
+        guard fields.isAtEnd else { throw ReceiptError(.notSignedData, "SignedData has extra fields") }
+
+        let (payload, berPayload) = try readContent(reader, encapsulated)
+        indefinite = indefinite || berPayload || encapsulated.end != encapsulated.contentEnd
+
+        var certificates: [ByteString] = []
+        if let certificateSet {
+            var items = reader.children(of: certificateSet, depth: 3)
+            while let certificate = try items.next() {
+                // Other CertificateChoices (attribute certificates) play no part in receipts.
+                guard certificate.identifier == ASN1Tag.sequence else { continue }
+                certificates.append(ByteString(bytes[certificate.range]))
+            }
+        }
+
+        var signers: [SignerInfo] = []
+        var items = reader.children(of: signerSet, depth: 3)
+        while let item = try items.next() {
+            signers.append(try SignerInfo(reader, item))
+        }
+
+        return ReceiptContainer(payload: payload, certificates: certificates, signers: signers,
+                                usesIndefiniteLengths: indefinite)
+    }
+
+    /// The payload of `encapContentInfo`, which must be `data` and present.
+    private static func readContent(_ reader: ASN1Reader, _ encapsulated: ASN1Element) throws(ReceiptError) -> ([UInt8], Bool) {
+        var fields = reader.children(of: encapsulated, depth: 3)
+        let type = try fields.next(ASN1Tag.objectIdentifier, "the encapsulated content type", else: .notSignedData)
+        guard reader.bytes[type.contentRange].elementsEqual(OID.data) else {
+            let name = OID.dotted(reader.bytes[type.contentRange]) ?? "invalid OID"
+            throw ReceiptError(.unsupportedContentType, "signed content type is \(name), not data")
+        }
+        guard let explicit = try fields.optional(ASN1Tag.contextSpecific(0, constructed: true)) else {
+            throw ReceiptError(.detachedContent, "the SignedData carries no content (detached signature)")
+        }
+        guard fields.isAtEnd else { throw ReceiptError(.notSignedData, "encapContentInfo has extra fields") }
+        let octets = try reader.onlyElement(in: explicit.contentRange, depth: 4)
+        let payload = try reader.octetStringContent(of: octets, depth: 4)
+        return (payload, explicit.end != explicit.contentEnd || octets.isConstructed)
+    }
+}
+
+/// A SignerInfo (RFC 5652 §5.3): who signed, with which algorithms, and the signature.
+public struct SignerInfo: Sendable, Hashable {
+    /// How the SignerInfo names its certificate.
+    public enum Identifier: Sendable, Hashable {
+        /// The issuer's Name (DER) and the certificate's serial number (INTEGER content).
+        case issuerAndSerialNumber(issuer: ByteString, serialNumber: ByteString)
+        /// The subjectKeyIdentifier of the certificate.
+        case subjectKeyIdentifier(ByteString)
+    }
+
+    /// The signer's certificate as this SignerInfo names it.
+    public let identifier: Identifier
+    /// The digest algorithm, as dotted OID text (`1.3.14.3.2.26` is SHA-1).
+    public let digestAlgorithm: String
+    /// The signature algorithm, as dotted OID text (`1.2.840.113549.1.1.1` is RSA).
+    public let signatureAlgorithm: String
+    /// The DER of the signed attributes ([0] IMPLICIT SET), when present.
+    public let signedAttributes: ByteString?
+    /// The signature bytes.
+    public let signature: ByteString
+
+    let digestAlgorithmOID: ByteString
+    let signatureAlgorithmOID: ByteString
+
+    init(_ reader: ASN1Reader, _ element: ASN1Element) throws(ReceiptError) {
+        guard element.identifier == ASN1Tag.sequence else {
+            throw ReceiptError(.notSignedData, "SignerInfo is not a SEQUENCE")
+        }
+        let bytes = reader.bytes
+        var fields = reader.children(of: element, depth: 4)
+        _ = try fields.next(ASN1Tag.integer, "SignerInfo version", else: .notSignedData)
+        guard let sid = try fields.next() else { throw ReceiptError(.notSignedData, "SignerInfo has no signer identifier") }
+        switch sid.identifier {
+        case ASN1Tag.sequence:
+            var parts = reader.children(of: sid, depth: 5)
+            let issuer = try parts.next(ASN1Tag.sequence, "the signer's issuer Name", else: .notSignedData)
+            let serial = try parts.next(ASN1Tag.integer, "the signer's serial number", else: .notSignedData)
+            identifier = .issuerAndSerialNumber(issuer: ByteString(bytes[issuer.range]),
+                                                serialNumber: ByteString(bytes[serial.contentRange]))
+        case ASN1Tag.contextSpecific(0, constructed: false):
+            identifier = .subjectKeyIdentifier(ByteString(bytes[sid.contentRange]))
+        default:
+            throw ReceiptError(.notSignedData, "unknown signer identifier form")
+        }
+        let digest = try fields.next(ASN1Tag.sequence, "SignerInfo digestAlgorithm", else: .notSignedData)
+        digestAlgorithmOID = try Self.algorithm(reader, digest)
+        let attributes = try fields.optional(ASN1Tag.contextSpecific(0, constructed: true))
+        signedAttributes = attributes.map { ByteString(bytes[$0.range]) }
+        let algorithm = try fields.next(ASN1Tag.sequence, "SignerInfo signatureAlgorithm", else: .notSignedData)
+        signatureAlgorithmOID = try Self.algorithm(reader, algorithm)
+        let signatureElement = try fields.next(ASN1Tag.octetString, "SignerInfo signature", else: .notSignedData)
+        signature = ByteString(bytes[signatureElement.contentRange])
+        _ = try fields.optional(ASN1Tag.contextSpecific(1, constructed: true))
+        guard fields.isAtEnd else { throw ReceiptError(.notSignedData, "SignerInfo has extra fields") }
+        digestAlgorithm = OID.dotted(digestAlgorithmOID) ?? "invalid"
+        signatureAlgorithm = OID.dotted(signatureAlgorithmOID) ?? "invalid"
+    }
+
+    /// The OID of an AlgorithmIdentifier. Parameters, when present, must be NULL for the
+    /// algorithms we accept; that is checked where the algorithm is chosen.
+    static func algorithm(_ reader: ASN1Reader, _ element: ASN1Element) throws(ReceiptError) -> ByteString {
+        var parts = reader.children(of: element, depth: 6)
+        let oid = try parts.next(ASN1Tag.objectIdentifier, "an algorithm OID", else: .notSignedData)
+        if let parameters = try parts.next() {
+            guard parameters.identifier == ASN1Tag.null, parameters.contentRange.isEmpty, parts.isAtEnd else {
+                throw ReceiptError(.unsupportedSignatureAlgorithm, "algorithm parameters other than NULL")
+            }
+        }
+        return ByteString(reader.bytes[oid.contentRange])
+    }
+}

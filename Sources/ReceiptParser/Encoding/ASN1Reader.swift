@@ -1,0 +1,214 @@
+/// One ASN.1 element found in a byte buffer: where its parts are, not what they mean.
+struct ASN1Element: Sendable {
+    /// The identifier octet (class, constructed bit and tag number below 31).
+    var identifier: UInt8
+    /// Offset of the identifier octet.
+    var start: Int
+    /// Offset of the first content byte.
+    var contentStart: Int
+    /// Offset just past the content (before the end-of-contents octets of an indefinite length).
+    var contentEnd: Int
+    /// Offset just past the whole element.
+    var end: Int
+
+    var isConstructed: Bool { identifier & 0x20 != 0 }
+    var contentRange: Range<Int> { contentStart..<contentEnd }
+    var range: Range<Int> { start..<end }
+}
+
+/// Identifier octets used by receipts.
+enum ASN1Tag {
+    static let integer: UInt8 = 0x02
+    static let bitString: UInt8 = 0x03
+    static let octetString: UInt8 = 0x04
+    static let constructedOctetString: UInt8 = 0x24
+    static let null: UInt8 = 0x05
+    static let objectIdentifier: UInt8 = 0x06
+    static let utf8String: UInt8 = 0x0C
+    static let ia5String: UInt8 = 0x16
+    static let sequence: UInt8 = 0x30
+    static let set: UInt8 = 0x31
+    static func contextSpecific(_ number: UInt8, constructed: Bool) -> UInt8 {
+        0x80 | (constructed ? 0x20 : 0) | number
+    }
+}
+
+/// Reads ASN.1 elements (DER, or BER with indefinite lengths when allowed) from a byte array.
+///
+/// Every length is checked against the bytes that are really there before it is used, so a
+/// declared length never causes an allocation or a read out of bounds. Indefinite lengths are
+/// resolved by walking the children, with nesting bounded by ``DecodingLimits/maximumDepth``.
+struct ASN1Reader {
+    let bytes: [UInt8]
+    let allowsIndefiniteLength: Bool
+
+    init(_ bytes: [UInt8], allowsIndefiniteLength: Bool) {
+        self.bytes = bytes
+        self.allowsIndefiniteLength = allowsIndefiniteLength
+    }
+
+    /// Reads the element starting at `offset`, which must end at or before `limit`.
+    func element(at offset: Int, limit: Int, depth: Int = 0) throws(ReceiptError) -> ASN1Element {
+        guard depth <= DecodingLimits.maximumDepth else {
+            throw ReceiptError(.nestingTooDeep, "ASN.1 nesting deeper than \(DecodingLimits.maximumDepth) levels")
+        }
+        guard offset < limit else { throw ReceiptError(.truncated, "input ends where an element should start (offset \(offset))") }
+        let identifier = bytes[offset]
+        guard identifier & 0x1F != 0x1F else {
+            throw ReceiptError(.malformedEncoding, "multi-byte tag at offset \(offset)")
+        }
+        guard offset + 1 < limit else { throw ReceiptError(.truncated, "input ends inside the element at offset \(offset)") }
+        let first = bytes[offset + 1]
+        var cursor = offset + 2
+
+        if first == 0x80 {
+            guard allowsIndefiniteLength else {
+                throw ReceiptError(.malformedEncoding, "indefinite length in DER at offset \(offset)")
+            }
+            guard identifier & 0x20 != 0 else {
+                throw ReceiptError(.malformedEncoding, "indefinite length on a primitive element at offset \(offset)")
+            }
+            // The content runs until the end-of-contents octets 00 00 at this level.
+            while true {
+                guard cursor + 1 < limit else {
+                    throw ReceiptError(.truncated, "no end-of-contents for the indefinite length at offset \(offset)")
+                }
+                if bytes[cursor] == 0, bytes[cursor + 1] == 0 {
+                    return ASN1Element(identifier: identifier, start: offset, contentStart: offset + 2,
+                                       contentEnd: cursor, end: cursor + 2)
+                }
+                cursor = try element(at: cursor, limit: limit, depth: depth + 1).end
+            }
+        }
+
+        var length = 0
+        if first < 0x80 {
+            length = Int(first)
+        } else {
+            let count = Int(first & 0x7F)
+            guard count <= 8 else {
+                throw ReceiptError(.lengthOverflow, "length of \(count) octets at offset \(offset)")
+            }
+            guard cursor + count <= limit else {
+                throw ReceiptError(.truncated, "input ends inside the length at offset \(offset)")
+            }
+            var value: UInt64 = 0
+            for index in cursor..<(cursor + count) {
+                value = value << 8 | UInt64(bytes[index])
+            }
+            guard value <= UInt64(Int.max >> 1) else {
+                throw ReceiptError(.lengthOverflow, "length \(value) at offset \(offset) overflows")
+            }
+            length = Int(value)
+            cursor += count
+        }
+        guard length <= limit - cursor else {
+            throw ReceiptError(.truncated, "element at offset \(offset) declares \(length) bytes, \(limit - cursor) remain")
+        }
+        return ASN1Element(identifier: identifier, start: offset, contentStart: cursor,
+                           contentEnd: cursor + length, end: cursor + length)
+    }
+
+    /// Reads the single element that must fill `range` exactly.
+    func onlyElement(in range: Range<Int>, depth: Int = 0) throws(ReceiptError) -> ASN1Element {
+        let element = try element(at: range.lowerBound, limit: range.upperBound, depth: depth)
+        guard element.end == range.upperBound else {
+            throw ReceiptError(.trailingBytes, "\(range.upperBound - element.end) bytes after the element at offset \(range.lowerBound)")
+        }
+        return element
+    }
+
+    /// Iterates over the children of a constructed element, in order.
+    func children(of parent: ASN1Element, depth: Int = 0) -> Children {
+        Children(reader: self, cursor: parent.contentStart, limit: parent.contentEnd, depth: depth + 1)
+    }
+
+    struct Children {
+        let reader: ASN1Reader
+        var cursor: Int
+        let limit: Int
+        let depth: Int
+
+        var isAtEnd: Bool { cursor >= limit }
+
+        /// The next child, or nil after the last one.
+        mutating func next() throws(ReceiptError) -> ASN1Element? {
+            guard cursor < limit else { return nil }
+            let element = try reader.element(at: cursor, limit: limit, depth: depth)
+            cursor = element.end
+            return element
+        }
+
+        /// The next child, which must exist and carry `identifier`.
+        mutating func next(_ identifier: UInt8, _ what: @autoclosure () -> String,
+                           else code: ReceiptError.Code) throws(ReceiptError) -> ASN1Element {
+            guard let element = try next(), element.identifier == identifier else {
+                throw ReceiptError(code, "expected \(what())")
+            }
+            return element
+        }
+
+        /// The next child if it carries `identifier`; otherwise nothing is consumed.
+        mutating func optional(_ identifier: UInt8) throws(ReceiptError) -> ASN1Element? {
+            guard cursor < limit, reader.bytes[cursor] == identifier else { return nil }
+            return try next()
+        }
+    }
+
+    /// The content of an OCTET STRING: its bytes, or for a BER constructed one the concatenation
+    /// of its segments (Xcode's StoreKit receipts use that form for the payload).
+    func octetStringContent(of element: ASN1Element, depth: Int = 0) throws(ReceiptError) -> [UInt8] {
+        switch element.identifier {
+        case ASN1Tag.octetString:
+            return Array(bytes[element.contentRange])
+        case ASN1Tag.constructedOctetString where allowsIndefiniteLength:
+            var result: [UInt8] = []
+            try appendSegments(of: element, to: &result, depth: depth)
+            return result
+        default:
+            throw ReceiptError(.malformedEncoding, "expected an OCTET STRING at offset \(element.start)")
+        }
+    }
+
+    private func appendSegments(of element: ASN1Element, to result: inout [UInt8], depth: Int) throws(ReceiptError) {
+        var segments = children(of: element, depth: depth)
+        while let segment = try segments.next() {
+            switch segment.identifier {
+            case ASN1Tag.octetString: result.append(contentsOf: bytes[segment.contentRange])
+            case ASN1Tag.constructedOctetString: try appendSegments(of: segment, to: &result, depth: depth + 1)
+            default: throw ReceiptError(.malformedEncoding, "non-OCTET STRING segment at offset \(segment.start)")
+            }
+        }
+    }
+
+    /// A DER INTEGER's content as a signed 64-bit value.
+    func int64(_ element: ASN1Element) throws(ReceiptError) -> Int64 {
+        guard element.identifier == ASN1Tag.integer else {
+            throw ReceiptError(.wrongValueType, "expected an INTEGER at offset \(element.start)")
+        }
+        return try Self.int64(bytes, element.contentRange)
+    }
+
+    /// Two's-complement big-endian bytes as Int64; redundant sign bytes are tolerated.
+    static func int64(_ bytes: [UInt8], _ range: Range<Int>) throws(ReceiptError) -> Int64 {
+        guard !range.isEmpty else {
+            throw ReceiptError(.malformedEncoding, "empty INTEGER at offset \(range.lowerBound)")
+        }
+        let negative = bytes[range.lowerBound] & 0x80 != 0
+        var start = range.lowerBound
+        // Skip sign-extension bytes that carry no value.
+        while start + 1 < range.upperBound,
+              bytes[start] == (negative ? 0xFF : 0x00),
+              (bytes[start + 1] & 0x80 != 0) == negative {
+            start += 1
+        }
+        guard range.upperBound - start <= 8 else {
+            throw ReceiptError(.integerOverflow, "INTEGER of \(range.upperBound - start) bytes at offset \(range.lowerBound) exceeds 64 bits")
+        }
+        var value: UInt64 = negative ? UInt64.max : 0
+        for index in start..<range.upperBound {
+            value = value << 8 | UInt64(bytes[index])
+        }
+        return Int64(bitPattern: value)
+    }
+}

@@ -1,0 +1,62 @@
+/// Bytes taken from a receipt, indexed from zero, encoded as lowercase hex in JSON.
+///
+/// A `ByteString` shares the storage of the decoded payload instead of copying, so keeping every
+/// raw attribute costs no allocation per attribute.
+public struct ByteString: RandomAccessCollection, Sendable, Hashable, Codable, CustomStringConvertible {
+    @usableFromInline let storage: ArraySlice<UInt8>
+
+    /// Wraps bytes; a slice keeps sharing its array's storage.
+    public init(_ bytes: ArraySlice<UInt8>) { storage = bytes }
+    /// Wraps bytes.
+    public init(_ bytes: [UInt8]) { storage = bytes[...] }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storage.count }
+    @inlinable public subscript(position: Int) -> UInt8 { storage[storage.startIndex + position] }
+
+    /// The bytes as lowercase hexadecimal.
+    public var hex: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(storage.count * 2)
+        for byte in storage {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    public var description: String { hex }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(hex)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = Array(try container.decode(String.self).utf8)
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: return c - 0x30
+            case 0x61...0x66: return c - 0x61 + 10
+            case 0x41...0x46: return c - 0x41 + 10
+            default: return nil
+            }
+        }
+        guard text.count % 2 == 0 else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "odd number of hex digits")
+        }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(text.count / 2)
+        var index = 0
+        while index < text.count {
+            guard let high = nibble(text[index]), let low = nibble(text[index + 1]) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not hexadecimal")
+            }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        storage = bytes[...]
+    }
+}

@@ -1,0 +1,135 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Reads the RFC 3339 timestamps of receipt date attributes, without Foundation's formatters
+/// (which cost about 60 µs a call on Linux; see TOOLCHAIN.md).
+///
+/// Accepted: `YYYY-MM-DDTHH:MM:SS`, optional fraction `.d…` (any number of digits), then `Z`,
+/// `±HH:MM` or `±HHMM` (Apple's Xcode receipts write `+0100`). `T`/`Z` may be lower case.
+public enum RFC3339 {
+    /// The instant written in `text`, or nil when it is not an RFC 3339 timestamp.
+    public static func date(from text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        return parse(bytes, 0..<bytes.count)
+    }
+
+    /// `date` in UTC as `YYYY-MM-DDTHH:MM:SSZ`, with milliseconds when it has a fraction.
+    public static func string(from date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        let whole = Int(seconds.rounded(.down))
+        let milliseconds = Int(((seconds - Double(whole)) * 1000).rounded())
+        let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
+        let secondOfDay = whole - days * 86_400
+        let (year, month, day) = civilFromDays(days)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
+        text += "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        if milliseconds > 0 && milliseconds < 1000 { text += "." + pad(milliseconds, 3) }
+        return text + "Z"
+    }
+
+    /// The instant written in `bytes[range]`, or nil when it is not such a timestamp.
+    static func parse(_ bytes: [UInt8], _ range: Range<Int>) -> Date? {
+        var cursor = range.lowerBound
+        let end = range.upperBound
+
+        func digits(_ count: Int) -> Int? {
+            guard end - cursor >= count else { return nil }
+            var value = 0
+            for _ in 0..<count {
+                let digit = Int(bytes[cursor]) &- 0x30
+                guard digit >= 0, digit <= 9 else { return nil }
+                value = value * 10 + digit
+                cursor += 1
+            }
+            return value
+        }
+        func expect(_ character: UInt8, or alternative: UInt8? = nil) -> Bool {
+            guard cursor < end, bytes[cursor] == character || bytes[cursor] == alternative else { return false }
+            cursor += 1
+            return true
+        }
+
+        guard let year = digits(4), expect(UInt8(ascii: "-")),
+              let month = digits(2), expect(UInt8(ascii: "-")),
+              let day = digits(2), expect(UInt8(ascii: "T"), or: UInt8(ascii: "t")),
+              let hour = digits(2), expect(UInt8(ascii: ":")),
+              let minute = digits(2), expect(UInt8(ascii: ":")),
+              let second = digits(2)
+        else { return nil }
+        guard (1...12).contains(month), (1...daysInMonth(year: year, month: month)).contains(day),
+              hour <= 23, minute <= 59, second <= 60
+        else { return nil }
+
+        var fraction = 0.0
+        if cursor < end, bytes[cursor] == UInt8(ascii: ".") {
+            cursor += 1
+            var scale = 0.1
+            let first = cursor
+            while cursor < end, bytes[cursor] >= 0x30, bytes[cursor] <= 0x39 {
+                fraction += Double(bytes[cursor] - 0x30) * scale
+                scale /= 10
+                cursor += 1
+            }
+            guard cursor > first else { return nil }
+        }
+
+        var offsetSeconds = 0
+        guard cursor < end else { return nil }
+        switch bytes[cursor] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            cursor += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign = bytes[cursor] == UInt8(ascii: "-") ? -1 : 1
+            cursor += 1
+            guard let offsetHours = digits(2) else { return nil }
+            _ = expect(UInt8(ascii: ":"))
+            guard let offsetMinutes = digits(2), offsetHours <= 23, offsetMinutes <= 59 else { return nil }
+            offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        default:
+            return nil
+        }
+        guard cursor == end else { return nil }
+
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+    static func civilFromDays(_ count: Int) -> (year: Int, month: Int, day: Int) {
+        let days = count + 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}

@@ -1,0 +1,97 @@
+/// The one error type of ReceiptParser.
+///
+/// Match on ``code`` (stable across releases); ``reason`` is for people and may change.
+/// Two errors are equal when their codes are equal, so tests can assert the failure class.
+public struct ReceiptError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, as a stable identifier.
+    public let code: Code
+    /// A sentence for people: what was found and where.
+    public let reason: String
+
+    @usableFromInline
+    init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public static func == (lhs: ReceiptError, rhs: ReceiptError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    public var description: String { "\(code): \(reason)" }
+
+    /// The failure classes. New codes may be added; existing ones keep their meaning.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The identifier printed by tools and used in JSON, such as `signatureInvalid`.
+        public let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        // Input layer
+        /// The input is text but not valid base64.
+        public static let notBase64 = Code("notBase64")
+        /// An iOS 6 style transaction receipt (a text dictionary), not an app receipt.
+        public static let legacyTransactionReceipt = Code("legacyTransactionReceipt")
+        /// The input exceeds ``DecodingLimits/maximumInputSize``.
+        public static let tooLarge = Code("tooLarge")
+
+        // Encoding (container and payload)
+        /// The bytes end before a declared element does.
+        public static let truncated = Code("truncated")
+        /// Bytes follow the end of the outermost element.
+        public static let trailingBytes = Code("trailingBytes")
+        /// A length does not fit in 64 bits or in the address space.
+        public static let lengthOverflow = Code("lengthOverflow")
+        /// Elements nest deeper than ``DecodingLimits/maximumDepth``.
+        public static let nestingTooDeep = Code("nestingTooDeep")
+        /// The bytes break ASN.1 encoding rules (bad tag, bad length form, misplaced end marker).
+        public static let malformedEncoding = Code("malformedEncoding")
+
+        // Container
+        /// The input is not a PKCS #7 ContentInfo.
+        public static let notPKCS7 = Code("notPKCS7")
+        /// The ContentInfo holds something other than SignedData, or the SignedData is malformed.
+        public static let notSignedData = Code("notSignedData")
+        /// The signed content type is not `data`.
+        public static let unsupportedContentType = Code("unsupportedContentType")
+        /// The SignedData carries no content (a detached signature).
+        public static let detachedContent = Code("detachedContent")
+
+        // Payload
+        /// The signed content is not a SET of receipt attributes.
+        public static let notReceiptPayload = Code("notReceiptPayload")
+        /// A date attribute is not an RFC 3339 date.
+        public static let invalidDate = Code("invalidDate")
+        /// An attribute's value has another ASN.1 type than its meaning requires, or invalid text.
+        public static let wrongValueType = Code("wrongValueType")
+        /// An INTEGER does not fit in 64 bits.
+        public static let integerOverflow = Code("integerOverflow")
+        /// An attribute with one meaning occurs twice in the same set.
+        public static let duplicateAttribute = Code("duplicateAttribute")
+
+        // Verification
+        /// The SignedData has no signer, or more than one.
+        public static let signerCount = Code("signerCount")
+        /// No certificate matches the signer's identifier.
+        public static let signerNotFound = Code("signerNotFound")
+        /// A certificate cannot be parsed.
+        public static let invalidCertificate = Code("invalidCertificate")
+        /// The digest algorithm is not allowed by the policy (SHA-1 and SHA-256 by default).
+        public static let digestNotAllowed = Code("digestNotAllowed")
+        /// The signature algorithm or key type is not supported.
+        public static let unsupportedSignatureAlgorithm = Code("unsupportedSignatureAlgorithm")
+        /// The signed attributes' message digest does not match the content.
+        public static let messageDigestMismatch = Code("messageDigestMismatch")
+        /// The signature does not match the content and the signer's key.
+        public static let signatureInvalid = Code("signatureInvalid")
+        /// The certificates do not chain to the configured anchor.
+        public static let untrustedChain = Code("untrustedChain")
+        /// A certificate lacks the Apple marker extension its place in the chain requires.
+        public static let missingAppleExtension = Code("missingAppleExtension")
+        /// A certificate is outside its validity period at the chosen time.
+        public static let certificateNotValidAtTime = Code("certificateNotValidAtTime")
+        /// No time to judge certificates at: no usable creation date and none given.
+        public static let missingCreationDate = Code("missingCreationDate")
+        /// A trust anchor given by the caller is not a usable certificate.
+        public static let invalidAnchor = Code("invalidAnchor")
+    }
+}

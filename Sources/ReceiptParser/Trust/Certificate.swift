@@ -1,0 +1,191 @@
+import CReceiptCrypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An X.509 certificate: OpenSSL's parse of it, plus the raw fields the chain checks compare.
+///
+/// OpenSSL decides whether the bytes are a certificate and reads its extensions; the fields
+/// compared byte for byte (names, serial, the signed TBS part) are sliced from the DER here.
+final class Certificate: @unchecked Sendable {
+    // @unchecked: `handle` is never mutated after init; OpenSSL objects are safe to read from
+    // many threads once their extension cache is filled, which rc_certificate_parse does.
+    private let handle: OpaquePointer
+    let der: ByteString
+    let tbsCertificate: ByteString
+    let serialNumber: ByteString
+    let issuer: ByteString
+    let subject: ByteString
+    let signatureAlgorithmOID: ByteString
+    let signature: ByteString
+    let notBefore: Date
+    let notAfter: Date
+
+    init(der bytes: ByteString) throws(ReceiptError) {
+        let array = Array(bytes)
+        guard let handle = array.withUnsafeBufferPointer({ rc_certificate_parse($0.baseAddress!, $0.count) }) else {
+            throw ReceiptError(.invalidCertificate, "OpenSSL cannot parse a certificate of \(array.count) bytes")
+        }
+        self.handle = handle
+        der = bytes
+        do throws(ReceiptError) {
+            let reader = ASN1Reader(array, allowsIndefiniteLength: false)
+            let certificate = try reader.onlyElement(in: 0..<array.count)
+            var parts = reader.children(of: certificate)
+            let tbs = try parts.next(ASN1Tag.sequence, "TBSCertificate", else: .invalidCertificate)
+            let outerAlgorithm = try parts.next(ASN1Tag.sequence, "signatureAlgorithm", else: .invalidCertificate)
+            let signatureBits = try parts.next(ASN1Tag.bitString, "signatureValue", else: .invalidCertificate)
+
+            var fields = reader.children(of: tbs)
+            _ = try fields.optional(ASN1Tag.contextSpecific(0, constructed: true))
+            let serial = try fields.next(ASN1Tag.integer, "serialNumber", else: .invalidCertificate)
+            let innerAlgorithm = try fields.next(ASN1Tag.sequence, "signature", else: .invalidCertificate)
+            let issuerName = try fields.next(ASN1Tag.sequence, "issuer", else: .invalidCertificate)
+            _ = try fields.next(ASN1Tag.sequence, "validity", else: .invalidCertificate)
+            let subjectName = try fields.next(ASN1Tag.sequence, "subject", else: .invalidCertificate)
+
+            // RFC 5280 §4.1.1.2: the signed and the unsigned algorithm must be the same, or an
+            // attacker could steer which algorithm checks the signature.
+            guard array[innerAlgorithm.range].elementsEqual(array[outerAlgorithm.range]) else {
+                throw ReceiptError(.invalidCertificate, "signature algorithm differs inside and outside the signed part")
+            }
+            guard !signatureBits.contentRange.isEmpty, array[signatureBits.contentStart] == 0 else {
+                throw ReceiptError(.invalidCertificate, "signature BIT STRING has unused bits")
+            }
+            tbsCertificate = ByteString(bytes.storage[(bytes.storage.startIndex + tbs.start)..<(bytes.storage.startIndex + tbs.end)])
+            serialNumber = ByteString(array[serial.contentRange])
+            issuer = ByteString(array[issuerName.range])
+            subject = ByteString(array[subjectName.range])
+            signatureAlgorithmOID = try SignerInfo.algorithm(reader, outerAlgorithm)
+            signature = ByteString(array[(signatureBits.contentStart + 1)..<signatureBits.contentEnd])
+        } catch {
+            rc_certificate_free(handle)
+            throw ReceiptError(.invalidCertificate, "certificate fields: \(error.reason)")
+        }
+        var start: Int64 = 0
+        var end: Int64 = 0
+        guard rc_certificate_validity(handle, &start, &end) == 1 else {
+            rc_certificate_free(handle)
+            throw ReceiptError(.invalidCertificate, "unreadable validity dates")
+        }
+        notBefore = Date(timeIntervalSince1970: Double(start))
+        notAfter = Date(timeIntervalSince1970: Double(end))
+    }
+
+    /// Parses a certificate given as DER or as PEM text (the first CERTIFICATE block).
+    convenience init(derOrPEM bytes: [UInt8]) throws(ReceiptError) {
+        if bytes.first == ASN1Tag.sequence {
+            try self.init(der: ByteString(bytes))
+            return
+        }
+        let begin = Array("-----BEGIN CERTIFICATE-----".utf8)
+        let end = Array("-----END CERTIFICATE-----".utf8)
+        guard let start = bytes.firstRange(of: begin),
+              let stop = bytes[start.upperBound...].firstRange(of: end),
+              let der = Base64.decode(bytes[start.upperBound..<stop.lowerBound])
+        else {
+            throw ReceiptError(.invalidCertificate, "neither DER nor a PEM CERTIFICATE block")
+        }
+        try self.init(der: ByteString(der))
+    }
+
+    deinit { rc_certificate_free(handle) }
+
+    /// Whether the certificate carries the extension with this dotted OID.
+    func hasExtension(_ oid: String) -> Bool { rc_certificate_extension(handle, oid) >= 0 }
+
+    var isCertificateAuthority: Bool { rc_certificate_is_ca(handle) == 1 }
+    var hasUnhandledCriticalExtension: Bool { rc_certificate_has_unhandled_critical_extension(handle) == 1 }
+
+    /// Whether keyUsage, when present, allows `bit` (OpenSSL's KU_* values).
+    func keyUsageAllows(_ bit: UInt32) -> Bool {
+        let usage = rc_certificate_key_usage(handle)
+        return usage == UInt32.max || usage & bit != 0
+    }
+
+    var subjectKeyIdentifier: ByteString? {
+        var pointer: UnsafePointer<UInt8>?
+        let count = rc_certificate_subject_key_id(handle, &pointer)
+        guard count > 0, let pointer else { return nil }
+        return ByteString(Array(UnsafeBufferPointer(start: pointer, count: count)))
+    }
+
+    var subjectName: String { name(0) }
+    var issuerName: String { name(1) }
+
+    private func name(_ which: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 512)
+        guard rc_certificate_name(handle, which, &buffer, buffer.count) >= 0 else { return "?" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Whether `date` lies within notBefore...notAfter.
+    func isValid(at date: Date) -> Bool { notBefore <= date && date <= notAfter }
+
+    var sha256Fingerprint: ByteString { ByteString(Digest.sha256.hash(Array(der))) }
+
+    /// Checks a signature made with this certificate's key.
+    func verifies(signature: ByteString, over data: ByteString, digest: Digest) -> rc_signature_result {
+        data.storage.withUnsafeBufferPointer { message in
+            signature.storage.withUnsafeBufferPointer { signatureBytes in
+                rc_verify_signature(handle, digest.algorithm,
+                                    message.baseAddress ?? UnsafePointer(bitPattern: 1)!, message.count,
+                                    signatureBytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, signatureBytes.count)
+            }
+        }
+    }
+}
+
+/// The digest algorithms verification knows.
+enum Digest: Sendable {
+    case sha1, sha256, sha384, sha512
+
+    var algorithm: rc_digest_algorithm {
+        switch self {
+        case .sha1: RC_DIGEST_SHA1
+        case .sha256: RC_DIGEST_SHA256
+        case .sha384: RC_DIGEST_SHA384
+        case .sha512: RC_DIGEST_SHA512
+        }
+    }
+
+    var name: String {
+        switch self {
+        case .sha1: "SHA-1"
+        case .sha256: "SHA-256"
+        case .sha384: "SHA-384"
+        case .sha512: "SHA-512"
+        }
+    }
+
+    init?(oid: ByteString) {
+        switch Array(oid) {
+        case OID.sha1: self = .sha1
+        case OID.sha256: self = .sha256
+        case OID.sha384: self = .sha384
+        case OID.sha512: self = .sha512
+        default: return nil
+        }
+    }
+
+    /// The digest of a certificate signature algorithm (sha256WithRSAEncryption, ecdsa-with-SHA256, ...).
+    init?(signatureAlgorithm oid: ByteString) {
+        switch Array(oid) {
+        case OID.sha1WithRSA: self = .sha1
+        case OID.sha256WithRSA, OID.ecdsaWithSHA256: self = .sha256
+        case OID.sha384WithRSA, OID.ecdsaWithSHA384: self = .sha384
+        case OID.sha512WithRSA: self = .sha512
+        default: return nil
+        }
+    }
+
+    func hash(_ bytes: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: Int(RC_MAX_DIGEST_LENGTH))
+        let count = bytes.withUnsafeBufferPointer { input in
+            rc_digest(algorithm, input.baseAddress ?? UnsafePointer(bitPattern: 1)!, input.count, &out)
+        }
+        return Array(out.prefix(count))
+    }
+}

@@ -1,0 +1,233 @@
+import CReceiptCrypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Verifies app receipts against a configured anchor and decodes the ones that pass.
+///
+/// Create one and share it: it is immutable and `Sendable`.
+///
+/// ```swift
+/// let verifier = ReceiptVerifier()                       // App Store, Apple Inc. Root
+/// let verified = try verifier.verifyAndDecode(bytes)     // raw, base64 or request body
+/// print(verified.receipt.bundleID ?? "-", verified.receipt.inAppPurchases.count)
+/// ```
+///
+/// The signature over the content is checked before the payload is decoded, and only the
+/// creation date is read before that, so a forged receipt costs one hash and one signature
+/// check to reject, whatever its size.
+public struct ReceiptVerifier: Sendable {
+    /// What receipts must chain to.
+    public let anchor: TrustAnchor
+    /// Digest and time rules.
+    public let policy: VerificationPolicy
+
+    /// Apple's receipt-signing leaf certificates carry this extension.
+    static let receiptSigningOID = "1.2.840.113635.100.6.11.1"
+    /// Apple's WWDR intermediates carry this extension.
+    static let wwdrIntermediateOID = "1.2.840.113635.100.6.2.1"
+
+    /// Makes a verifier; by default App Store rules anchored at Apple Inc. Root.
+    public init(anchor: TrustAnchor = .appleIncRoot, policy: VerificationPolicy = VerificationPolicy()) {
+        self.anchor = anchor
+        self.policy = policy
+    }
+
+    /// Reads, verifies and decodes a receipt given as raw bytes, base64 or a request body.
+    public func verifyAndDecode(_ input: [UInt8]) throws(ReceiptError) -> VerifiedReceipt {
+        let container = try ReceiptContainer.parse(ReceiptInput.receiptBytes(from: input))
+        let report = try verify(container)
+        return VerifiedReceipt(receipt: try ReceiptPayloadDecoder.decode(container.payload), verification: report)
+    }
+
+    /// Verifies the signature and the certificate chain of a parsed receipt.
+    public func verify(_ container: ReceiptContainer) throws(ReceiptError) -> VerificationReport {
+        guard container.signers.count == 1, let signerInfo = container.signers.first else {
+            throw ReceiptError(.signerCount, "the receipt has \(container.signers.count) signers; exactly one is required")
+        }
+        let digest = try allowedDigest(signerInfo)
+        let certificates = try container.certificates.map { (der) throws(ReceiptError) in try Certificate(der: der) }
+        let signer = try findSigner(signerInfo, among: certificates)
+
+        // 1. The signature, over the content or over the signed attributes that hash it.
+        let payload = ByteString(container.payload)
+        let signed = try signedBytes(signerInfo, payload: payload, digest: digest)
+        try check(signer.verifies(signature: signerInfo.signature, over: signed, digest: digest), what: "receipt signature")
+
+        // 2. The time to judge certificates at.
+        let time: Date
+        switch policy.validationTime {
+        case .instant(let instant):
+            time = instant
+        case .receiptCreationDate:
+            guard let created = try ReceiptPayloadDecoder.creationDate(in: container.payload) else {
+                throw ReceiptError(.missingCreationDate, "the receipt has no creation date (attribute 12) and no validation time was given")
+            }
+            time = created
+        }
+
+        // 3. The chain.
+        let chain: [Certificate]
+        switch anchor.mode {
+        case .appStore: chain = try appStoreChain(from: signer, among: certificates)
+        case .storeKitTesting: chain = try storeKitChain(signer: signer)
+        }
+        for certificate in chain where !certificate.isValid(at: time) {
+            throw ReceiptError(.certificateNotValidAtTime,
+                               "\(certificate.subjectName) is valid \(RFC3339.string(from: certificate.notBefore)) to \(RFC3339.string(from: certificate.notAfter)), not at \(RFC3339.string(from: time))")
+        }
+        return VerificationReport(mode: anchor.mode, digestAlgorithm: digest.name, validationTime: time,
+                                  chain: chain.map(CertificateSummary.init))
+    }
+
+    private func allowedDigest(_ signerInfo: SignerInfo) throws(ReceiptError) -> Digest {
+        let digest: Digest
+        switch Digest(oid: signerInfo.digestAlgorithmOID) {
+        case .sha1? where !policy.requiresSHA256: digest = .sha1
+        case .sha256?: digest = .sha256
+        default:
+            throw ReceiptError(.digestNotAllowed, "digest algorithm \(signerInfo.digestAlgorithm) is not allowed (\(policy.requiresSHA256 ? "SHA-256 only" : "SHA-1 or SHA-256"))")
+        }
+        let algorithm = Array(signerInfo.signatureAlgorithmOID)
+        guard algorithm == OID.rsaEncryption || Digest(signatureAlgorithm: signerInfo.signatureAlgorithmOID) == digest else {
+            throw ReceiptError(.unsupportedSignatureAlgorithm, "signature algorithm \(signerInfo.signatureAlgorithm) does not go with \(digest.name)")
+        }
+        return digest
+    }
+
+    private func findSigner(_ signerInfo: SignerInfo, among certificates: [Certificate]) throws(ReceiptError) -> Certificate {
+        // In StoreKit Testing mode the configured certificate may sign a receipt that omits it.
+        var candidates = certificates
+        if anchor.mode == .storeKitTesting, case .certificate(let configured) = anchor.root {
+            candidates.append(configured)
+        }
+        let match = candidates.first { certificate in
+            switch signerInfo.identifier {
+            case .issuerAndSerialNumber(let issuer, let serialNumber):
+                return certificate.issuer == issuer && certificate.serialNumber == serialNumber
+            case .subjectKeyIdentifier(let identifier):
+                return certificate.subjectKeyIdentifier == identifier
+            }
+        }
+        guard let match else {
+            throw ReceiptError(.signerNotFound, "no certificate in the receipt matches the SignerInfo's identifier")
+        }
+        return match
+    }
+
+    /// The bytes the signature covers: the content, or the DER SET of signed attributes after
+    /// checking that they name `data` and carry the content's digest (RFC 5652 §5.4).
+    private func signedBytes(_ signerInfo: SignerInfo, payload: ByteString, digest: Digest) throws(ReceiptError) -> ByteString {
+        guard let attributes = signerInfo.signedAttributes else { return payload }
+        var bytes = Array(attributes)
+        let reader = ASN1Reader(bytes, allowsIndefiniteLength: false)
+        let set = try reader.onlyElement(in: 0..<bytes.count)
+        var contentTypeOK = false
+        var digestOK = false
+        var items = reader.children(of: set)
+        while let attribute = try items.next() {
+            var parts = reader.children(of: attribute)
+            let type = try parts.next(ASN1Tag.objectIdentifier, "a signed attribute type", else: .notSignedData)
+            let values = try parts.next(ASN1Tag.set, "signed attribute values", else: .notSignedData)
+            let value = try reader.onlyElement(in: values.contentRange)
+            let content = bytes[value.contentRange]
+            switch Array(bytes[type.contentRange]) {
+            case OID.contentTypeAttribute:
+                guard !contentTypeOK else { throw ReceiptError(.messageDigestMismatch, "two content-type attributes") }
+                contentTypeOK = value.identifier == ASN1Tag.objectIdentifier && content.elementsEqual(OID.data)
+                guard contentTypeOK else { throw ReceiptError(.unsupportedContentType, "signed content-type attribute is not data") }
+            case OID.messageDigestAttribute:
+                guard !digestOK else { throw ReceiptError(.messageDigestMismatch, "two message-digest attributes") }
+                guard value.identifier == ASN1Tag.octetString,
+                      content.elementsEqual(digest.hash(Array(payload)))
+                else { throw ReceiptError(.messageDigestMismatch, "the signed message digest does not match the content") }
+                digestOK = true
+            default:
+                continue
+            }
+        }
+        guard contentTypeOK, digestOK else {
+            throw ReceiptError(.messageDigestMismatch, "signed attributes lack content-type or message-digest")
+        }
+        bytes[0] = ASN1Tag.set  // signed as a SET OF, stored with an implicit [0] tag
+        return ByteString(bytes)
+    }
+
+    private func check(_ result: rc_signature_result, what: String) throws(ReceiptError) {
+        switch result {
+        case RC_SIGNATURE_VALID: return
+        case RC_SIGNATURE_UNSUPPORTED_KEY: throw ReceiptError(.unsupportedSignatureAlgorithm, "\(what): unsupported key type")
+        case RC_SIGNATURE_UNSUPPORTED_DIGEST: throw ReceiptError(.digestNotAllowed, "\(what): unsupported digest")
+        default: throw ReceiptError(.signatureInvalid, "\(what) does not verify")
+        }
+    }
+
+    /// Whether `parent` signed `child`, under the digest policy.
+    private func isIssued(_ child: Certificate, by parent: Certificate) throws(ReceiptError) -> Bool {
+        guard child.issuer == parent.subject else { return false }
+        guard let digest = Digest(signatureAlgorithm: child.signatureAlgorithmOID) else {
+            let name = OID.dotted(child.signatureAlgorithmOID) ?? "invalid"
+            throw ReceiptError(.unsupportedSignatureAlgorithm, "\(child.subjectName) is signed with \(name)")
+        }
+        if digest == .sha1 && policy.requiresSHA256 {
+            throw ReceiptError(.digestNotAllowed, "\(child.subjectName) is signed with SHA-1 and the policy requires SHA-256")
+        }
+        return parent.verifies(signature: child.signature, over: child.tbsCertificate, digest: digest) == RC_SIGNATURE_VALID
+    }
+
+    /// signer ← WWDR intermediate ← anchor, with Apple's marker extensions in place.
+    private func appStoreChain(from signer: Certificate, among certificates: [Certificate]) throws(ReceiptError) -> [Certificate] {
+        guard signer.hasExtension(Self.receiptSigningOID) else {
+            throw ReceiptError(.missingAppleExtension, "the signer \(signer.subjectName) lacks Apple's receipt-signing extension \(Self.receiptSigningOID)")
+        }
+        guard !signer.hasUnhandledCriticalExtension, signer.keyUsageAllows(0x80) else {
+            throw ReceiptError(.untrustedChain, "the signer's critical extensions do not allow signing")
+        }
+        var intermediate: Certificate?
+        for candidate in certificates where candidate !== signer {
+            if try isIssued(signer, by: candidate) {
+                intermediate = candidate
+                break
+            }
+        }
+        guard let intermediate else {
+            throw ReceiptError(.untrustedChain, "no certificate in the receipt issued the signer \(signer.subjectName)")
+        }
+        guard intermediate.hasExtension(Self.wwdrIntermediateOID) else {
+            throw ReceiptError(.missingAppleExtension, "the intermediate \(intermediate.subjectName) lacks Apple's WWDR extension \(Self.wwdrIntermediateOID)")
+        }
+        guard intermediate.isCertificateAuthority, intermediate.keyUsageAllows(0x04),
+              !intermediate.hasUnhandledCriticalExtension
+        else {
+            throw ReceiptError(.untrustedChain, "the intermediate \(intermediate.subjectName) may not issue certificates")
+        }
+
+        let root: Certificate
+        switch anchor.root {
+        case .certificate(let configured):
+            root = configured
+        case .pinned(let sha256):
+            guard let embedded = certificates.first(where: { Array($0.sha256Fingerprint) == sha256 }) else {
+                throw ReceiptError(.untrustedChain, "the receipt does not carry the pinned root certificate")
+            }
+            root = embedded
+        }
+        guard root !== intermediate, try isIssued(intermediate, by: root) else {
+            throw ReceiptError(.untrustedChain, "the intermediate \(intermediate.subjectName) was not issued by the trusted root")
+        }
+        guard root.isCertificateAuthority else {
+            throw ReceiptError(.untrustedChain, "the trusted root is not a certificate authority")
+        }
+        return [signer, intermediate, root]
+    }
+
+    /// The receipt must be signed by the configured StoreKit Testing certificate itself.
+    private func storeKitChain(signer: Certificate) throws(ReceiptError) -> [Certificate] {
+        guard case .certificate(let configured) = anchor.root, signer.der == configured.der else {
+            throw ReceiptError(.untrustedChain, "the receipt is not signed by the configured StoreKit Testing certificate (signer: \(signer.subjectName))")
+        }
+        return [configured]
+    }
+}

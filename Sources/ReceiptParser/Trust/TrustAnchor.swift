@@ -1,0 +1,85 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a receipt must chain to. Trust comes only from here, never from the receipt.
+public struct TrustAnchor: Sendable {
+    /// The kinds of trust a verifier can be configured with.
+    public enum Mode: String, Sendable, Codable {
+        /// Apple's receipt rules: signer (with OID 1.2.840.113635.100.6.11.1) ← WWDR
+        /// intermediate (with 1.2.840.113635.100.6.2.1) ← root.
+        case appStore
+        /// Xcode's StoreKit Testing: signed directly by one self-signed certificate.
+        case storeKitTesting
+    }
+
+    enum Root: Sendable {
+        /// A root found among the receipt's own certificates, accepted only if its DER hashes
+        /// to this SHA-256 value.
+        case pinned(sha256: [UInt8])
+        /// A certificate the caller gave.
+        case certificate(Certificate)
+    }
+
+    /// Which rules apply.
+    public let mode: Mode
+    let root: Root
+
+    /// SHA-256 of Apple Inc. Root (`CN=Apple Root CA`, 2006–2035), which anchors every App
+    /// Store receipt. Every Apple-signed receipt carries this certificate, so pinning its hash
+    /// lets verification work without shipping the certificate.
+    public static let appleIncRootSHA256 =
+        "b0b1730ecbc7ff4505142c49f1295e6eda6bcaed7e2c68c5be91b5a11001f024"
+
+    /// App Store receipts, anchored at Apple Inc. Root. The default.
+    public static let appleIncRoot = TrustAnchor(mode: .appStore, root: .pinned(sha256: hexBytes(appleIncRootSHA256)))
+
+    /// App Store rules with another root (DER or PEM), for example a test PKI shaped like Apple's.
+    public static func appStore(rootCertificate: [UInt8]) throws(ReceiptError) -> TrustAnchor {
+        TrustAnchor(mode: .appStore, root: .certificate(try anchorCertificate(rootCertificate)))
+    }
+
+    /// Xcode StoreKit Testing receipts, signed by the certificate exported from Xcode (DER or PEM).
+    /// Never chosen automatically: such receipts are made on developers' machines.
+    public static func storeKitTesting(certificate: [UInt8]) throws(ReceiptError) -> TrustAnchor {
+        TrustAnchor(mode: .storeKitTesting, root: .certificate(try anchorCertificate(certificate)))
+    }
+
+    private static func anchorCertificate(_ bytes: [UInt8]) throws(ReceiptError) -> Certificate {
+        do throws(ReceiptError) {
+            return try Certificate(derOrPEM: bytes)
+        } catch {
+            throw ReceiptError(.invalidAnchor, "the trust anchor is not a certificate: \(error.reason)")
+        }
+    }
+
+    private static func hexBytes(_ hex: String) -> [UInt8] {
+        let digits = Array(hex.utf8)
+        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<($0 + 2)], as: UTF8.self), radix: 16)! }
+    }
+}
+
+/// Choices a server makes beyond the anchor.
+public struct VerificationPolicy: Sendable {
+    /// When certificates must be valid.
+    public enum ValidationTime: Sendable, Hashable {
+        /// At the receipt's creation date (attribute 12). Every real Apple receipt-signing
+        /// certificate has expired by now, so "now" would reject every old receipt.
+        case receiptCreationDate
+        /// At an instant the caller chooses.
+        case instant(Date)
+    }
+
+    /// Reject SHA-1 in the receipt signature and in the chain's certificate signatures.
+    public var requiresSHA256: Bool
+    /// When certificates must be valid.
+    public var validationTime: ValidationTime
+
+    /// SHA-1 allowed (2008–2024 Apple chains use it), certificates judged at creation date.
+    public init(requiresSHA256: Bool = false, validationTime: ValidationTime = .receiptCreationDate) {
+        self.requiresSHA256 = requiresSHA256
+        self.validationTime = validationTime
+    }
+}
