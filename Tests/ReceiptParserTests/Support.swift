@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import ReceiptParser
+
+/// Where the tests find their data.
+enum Paths {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = repository.appendingPathComponent("TestReceipts")
+    /// `../shared/corpus` beside the repository; CI always has it.
+    static let corpus = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    static var corpusAvailable: Bool {
+        FileManager.default.fileExists(atPath: corpus.appendingPathComponent("real").path)
+    }
+}
+
+func fixture(_ name: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("receipts/\(name)")))
+}
+
+func pki(_ name: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("pki/\(name)")))
+}
+
+/// The verifier for the test PKI: App Store rules anchored at the test root.
+func testRootVerifier(_ policy: VerificationPolicy = VerificationPolicy()) throws -> ReceiptVerifier {
+    ReceiptVerifier(anchor: try .appStore(rootCertificate: pki("test-root.der")), policy: policy)
+}
+
+/// The ReceiptError code an expression throws, or nil if it does not throw.
+func errorCode<T>(_ body: () throws -> T) -> ReceiptError.Code? {
+    do {
+        _ = try body()
+        return nil
+    } catch let error as ReceiptError {
+        return error.code
+    } catch {
+        Issue.record("not a ReceiptError: \(error)")
+        return nil
+    }
+}
+
+/// A minimal DER writer for building hostile inputs in tests.
+enum DER {
+    static func length(_ count: Int) -> [UInt8] {
+        if count < 0x80 { return [UInt8(count)] }
+        var bytes: [UInt8] = []
+        var value = count
+        while value > 0 {
+            bytes.insert(UInt8(value & 0xFF), at: 0)
+            value >>= 8
+        }
+        return [0x80 | UInt8(bytes.count)] + bytes
+    }
+    static func element(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] { [tag] + length(content.count) + content }
+    static func sequence(_ parts: [UInt8]...) -> [UInt8] { element(0x30, parts.flatMap { $0 }) }
+    static func set(_ parts: [[UInt8]]) -> [UInt8] { element(0x31, parts.flatMap { $0 }) }
+    static func integer(_ value: Int64) -> [UInt8] {
+        var bytes = withUnsafeBytes(of: value.bigEndian, Array.init)
+        while bytes.count > 1, (bytes[0] == 0 && bytes[1] & 0x80 == 0) || (bytes[0] == 0xFF && bytes[1] & 0x80 != 0) {
+            bytes.removeFirst()
+        }
+        return element(0x02, bytes)
+    }
+    static func octets(_ content: [UInt8]) -> [UInt8] { element(0x04, content) }
+    static func utf8(_ text: String) -> [UInt8] { element(0x0C, Array(text.utf8)) }
+    static func ia5(_ text: String) -> [UInt8] { element(0x16, Array(text.utf8)) }
+    static func attribute(_ type: Int64, _ value: [UInt8], version: Int64 = 1) -> [UInt8] {
+        sequence(integer(type), integer(version), octets(value))
+    }
+    static func oid(_ content: [UInt8]) -> [UInt8] { element(0x06, content) }
+
+    /// A SignedData receipt around `payload` with the given certificates and one SignerInfo.
+    static func receipt(payload: [UInt8], certificates: [[UInt8]], issuer: [UInt8], serial: [UInt8],
+                        signature: [UInt8], digest: [UInt8] = OID.sha256) -> [UInt8] {
+        let algorithm = sequence(oid(digest), [0x05, 0x00])
+        let signerInfo = sequence(integer(1), sequence(issuer, element(0x02, serial)), algorithm,
+                                  sequence(oid(OID.rsaEncryption), [0x05, 0x00]), octets(signature))
+        let signedData = sequence(
+            integer(1), set([algorithm]),
+            sequence(oid(OID.data), element(0xA0, octets(payload))),
+            element(0xA0, certificates.flatMap { $0 }),
+            set([signerInfo]))
+        return sequence(oid(OID.signedData), element(0xA0, signedData))
+    }
+}
