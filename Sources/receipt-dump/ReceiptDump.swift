@@ -21,10 +21,10 @@ struct ReceiptDump: ParsableCommand {
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json
+        case text, json, summary
     }
 
-    @Option(name: .long, help: "Output format: text for people, json for machines.")
+    @Option(name: .long, help: "Output format: text for people, json for machines, summary for one line per receipt.")
     var format: Format = .text
 
     @Option(name: .long, help: ArgumentHelp("Trust this root (DER or PEM) instead of Apple Inc. Root; Apple's chain rules still apply.", valueName: "CERT"))
@@ -68,6 +68,8 @@ struct ReceiptDump: ParsableCommand {
             print(results.map { TextReport.render($0) }.joined(separator: "\n"), terminator: "")
         case .json:
             print(try JSONReport.render(results))
+        case .summary:
+            for result in results { print(SummaryReport.render(result)) }
         }
         let status = results.map(\.exitStatus).max() ?? 0
         if status != 0 { throw ExitCode(status) }

@@ -79,6 +79,16 @@ enum TextReport {
     }
 }
 
+/// The --format summary output: one tab-separated line per receipt.
+enum SummaryReport {
+    static func render(_ result: DumpResult) -> String {
+        let verdict = result.problem.map { "\(result.readError == nil ? result.verdict : "unreadable") (\($0.code))" } ?? result.verdict
+        let receipt = result.receipt
+        return [result.file, verdict, receipt?.bundleID ?? "-", receipt?.receiptType ?? "-",
+                receipt.map { "\($0.inAppPurchases.count) in-app" } ?? "-"].joined(separator: "\t")
+    }
+}
+
 /// The --format json output: the full typed model, one object per file (an array for several).
 enum JSONReport {
     static func render(_ results: [DumpResult]) throws -> String {

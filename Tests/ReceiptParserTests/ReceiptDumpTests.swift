@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// receipt-dump as support staff run it: the built binary, its output and exit status.
+struct ReceiptDumpTests {
+    /// `swift test` builds every product into the folder that holds the test bundle.
+    static let binary: URL? = {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("receipt-dump") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    struct Run {
+        let status: Int32
+        let output: String
+        let errors: String
+    }
+
+    func run(_ arguments: String...) throws -> Run {
+        let process = Process()
+        process.executableURL = try #require(Self.binary, "receipt-dump not found beside the test bundle")
+        process.arguments = arguments
+        process.currentDirectoryURL = Paths.fixtures
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+                   errors: String(decoding: errorData, as: UTF8.self))
+    }
+
+    @Test func verifiedSampleExitsZeroWithItsFields() throws {
+        let result = try run("--root", "pki/test-root.der", "receipts/sample.receipt")
+        #expect(result.status == 0)
+        #expect(result.output.contains("Verdict:                      VERIFIED (appStore, SHA-256, certificates valid at 2025-06-01T12:00:00Z)"))
+        #expect(result.output.contains("Bundle ID:                    com.example.receiptparser.sample"))
+        #expect(result.output.contains("#2 com.example.pro.monthly, transaction 2000000000000002, purchased 2025-05-20T09:30:00.250Z, expires 2025-06-20T09:30:00Z, trial, offer com.example.pro.winback"))
+        #expect(result.output.contains("CANCELLED 2025-04-10T07:00:00Z"))
+        #expect(result.output.contains("    99 v2 deadbeef"))
+        #expect(result.output.contains("[2] CN=ReceiptParser Test Root CA,O=ReceiptParser Tests,C=US"))
+    }
+
+    @Test func untrustedReceiptExitsOneAndSaysWhy() throws {
+        let result = try run("receipts/sample.receipt")
+        #expect(result.status == 1)
+        #expect(result.output.contains("NOT VERIFIED (untrustedChain)"))
+        #expect(result.output.contains("Bundle ID:                    com.example.receiptparser.sample"))
+        let tampered = try run("--root", "pki/test-root.der", "receipts/tampered-payload.receipt")
+        #expect(tampered.status == 1)
+        #expect(tampered.output.contains("NOT VERIFIED (signatureInvalid)"))
+    }
+
+    @Test func unreadableInputExitsTwo() throws {
+        let notReceipt = try run("--root", "pki/test-root.der", "receipts/legacy-transaction.b64")
+        #expect(notReceipt.status == 2)
+        #expect(notReceipt.output.contains("UNREADABLE (legacyTransactionReceipt)"))
+        let missing = try run("receipts/no-such-file")
+        #expect(missing.status == 2)
+        #expect(missing.output.contains("UNREADABLE (unreadableFile)"))
+        let badPayload = try run("--root", "pki/test-root.der", "receipts/bad-purchase-date.receipt")
+        #expect(badPayload.status == 2)
+        #expect(badPayload.output.contains("(invalidDate)"))
+    }
+
+    @Test func usageErrorsExitSixtyFour() throws {
+        #expect(try run("--root", "pki/test-root.der", "--storekit-testing", "pki/storekit-test.der", "receipts/sample.receipt").status == 64)
+        #expect(try run("--at", "yesterday", "receipts/sample.receipt").status == 64)
+        #expect(try run("--format", "xml", "receipts/sample.receipt").status == 64)
+        #expect(try run().status == 64)
+        #expect(try run("--root", "receipts/not-pkcs7.bin", "receipts/sample.receipt").status == 64)
+    }
+
+    @Test func jsonCarriesTheTypedModelAndVerdict() throws {
+        let result = try run("--format", "json", "--root", "pki/test-root.der", "receipts/sample.receipt")
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(object["verdict"] as? String == "verified")
+        #expect(object["status"] as? Int == 0)
+        let receipt = try #require(object["receipt"] as? [String: Any])
+        #expect(receipt["bundleID"] as? String == "com.example.receiptparser.sample")
+        #expect(receipt["creationDate"] as? String == "2025-06-01T12:00:00Z")
+        let purchases = try #require(receipt["inAppPurchases"] as? [[String: Any]])
+        #expect(purchases.count == 3)
+        #expect(purchases[1]["webOrderLineItemID"] as? Int == 5_000_000_000_123_456)
+        let attributes = try #require(receipt["attributes"] as? [[String: Any]])
+        #expect(attributes.contains { $0["type"] as? Int == 99 && $0["value"] as? String == "deadbeef" })
+        let verification = try #require(object["verification"] as? [String: Any])
+        #expect((verification["chain"] as? [Any])?.count == 3)
+    }
+
+    @Test func severalFilesExitWithTheWorstStatus() throws {
+        let result = try run("--format", "summary", "--root", "pki/test-root.der",
+                             "receipts/sample.receipt", "receipts/tampered-signature.receipt", "receipts/not-pkcs7.bin")
+        #expect(result.status == 2)
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.first == "receipts/sample.receipt\tverified\tcom.example.receiptparser.sample\tProductionSandbox\t3 in-app")
+        #expect(lines.dropFirst().first?.contains("not verified (signatureInvalid)") == true)
+        #expect(lines.last?.contains("unreadable (notBase64)") == true)
+        #expect(try run("--format", "summary", "--root", "pki/test-root.der",
+                        "receipts/sample.receipt", "receipts/tampered-signature.receipt").status == 1)
+    }
+
+    @Test func storeKitModeAndOtherOptions() throws {
+        #expect(try run("--storekit-testing", "pki/storekit-test.der", "receipts/storekit.receipt").status == 0)
+        #expect(try run("--storekit-testing", "pki/storekit-test.der", "receipts/sample.receipt").status == 1)
+        let unchecked = try run("--no-verify", "receipts/sample.receipt")
+        #expect(unchecked.status == 0)
+        #expect(unchecked.output.contains("not checked (--no-verify)"))
+        #expect(try run("--root", "pki/test-root.der", "--require-sha256", "receipts/sha1.receipt").status == 1)
+        #expect(try run("--root", "pki/test-root.der", "--at", "2025-03-01T00:00:00Z", "receipts/no-creation-date.receipt").status == 0)
+        #expect(try run("--root", "pki/test-root.der", "--at", "2026-06-01T00:00:00Z", "receipts/sample.receipt").status == 1)
+    }
+}
