@@ -31,7 +31,8 @@ public struct ReceiptError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let notBase64 = Code("notBase64")
         /// An iOS 6 style transaction receipt (a text dictionary), not an app receipt.
         public static let legacyTransactionReceipt = Code("legacyTransactionReceipt")
-        /// The input exceeds ``DecodingLimits/maximumInputSize``.
+        /// The input exceeds ``DecodingLimits/maximumInputSize``, or a payload holds more
+        /// attributes or in-app purchases than ``DecodingLimits`` allows.
         public static let tooLarge = Code("tooLarge")
 
         // Encoding (container and payload)

@@ -1,8 +1,17 @@
 /// Hard limits that keep hostile input from costing unbounded time or memory.
+///
+/// Input past a limit is rejected with ``ReceiptError/Code/tooLarge`` (or
+/// ``ReceiptError/Code/nestingTooDeep`` for depth); input at a limit is accepted.
 public enum DecodingLimits {
     /// The largest receipt accepted, in bytes (after base64 decoding). The largest real receipt
     /// we know of is 79 KB; 32 MiB leaves room for receipts with tens of thousands of purchases.
     public static let maximumInputSize = 32 << 20
     /// The deepest ASN.1 nesting accepted. Real receipts nest 9 levels deep.
     public static let maximumDepth = 32
+    /// The most attributes one attribute set may hold (the top level, or one in-app purchase).
+    /// Real receipts hold up to about 230; the limit bounds the models' memory to a small
+    /// multiple of the input.
+    public static let maximumAttributeCount = 200_000
+    /// The most in-app purchases one receipt may hold. The largest real receipt has 187.
+    public static let maximumInAppPurchases = 100_000
 }

@@ -23,6 +23,9 @@ public enum ReceiptPayloadDecoder {
             let value = Value(reader: reader, range: valueRange, type: attribute.type)
             switch attribute.type {
             case 17:
+                guard receipt.inAppPurchases.count < DecodingLimits.maximumInAppPurchases else {
+                    throw ReceiptError(.tooLarge, "more than \(DecodingLimits.maximumInAppPurchases) in-app purchases")
+                }
                 receipt.inAppPurchases.append(try decodeInAppPurchase(reader, in: valueRange))
                 return
             case 0: receipt.receiptType = try value.string()
@@ -105,7 +108,12 @@ public enum ReceiptPayloadDecoder {
         _ body: (ReceiptAttribute, Range<Int>) throws(ReceiptError) -> Void
     ) throws(ReceiptError) {
         var attributes = reader.children(of: set, depth: depth)
+        var count = 0
         while let sequence = try attributes.next() {
+            count += 1
+            guard count <= DecodingLimits.maximumAttributeCount else {
+                throw ReceiptError(.tooLarge, "more than \(DecodingLimits.maximumAttributeCount) attributes in one set")
+            }
             guard sequence.identifier == ASN1Tag.sequence else {
                 throw ReceiptError(.notReceiptPayload, "attribute at offset \(sequence.start) is not a SEQUENCE")
             }

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+@testable import ReceiptParser
+
+/// Each documented limit: accepted at the limit, rejected just past it.
+struct LimitTests {
+    @Test func inputSize() throws {
+        // At the limit the size check passes and parsing goes on (to a truncation here).
+        var atLimit = [UInt8](repeating: 0, count: DecodingLimits.maximumInputSize)
+        atLimit[0] = 0x30
+        atLimit[1] = 0x84
+        atLimit[2...5] = [0xFF, 0xFF, 0xFF, 0xFF]
+        #expect(errorCode { try ReceiptContainer.parse(atLimit) } == .truncated)
+        atLimit.append(0)
+        #expect(errorCode { try ReceiptContainer.parse(atLimit) } == .tooLarge)
+    }
+
+    @Test func nestingDepth() {
+        func nested(_ depth: Int) -> [UInt8] {
+            Array([[UInt8]](repeating: [0x30, 0x80], count: depth).joined()) + Array(repeating: 0, count: depth * 2)
+        }
+        // The outermost element is depth 0, so maximumDepth + 1 levels are the most accepted.
+        #expect(errorCode { try ReceiptContainer.parse(nested(DecodingLimits.maximumDepth + 1)) } == .notPKCS7)
+        #expect(errorCode { try ReceiptContainer.parse(nested(DecodingLimits.maximumDepth + 2)) } == .nestingTooDeep)
+    }
+
+    @Test func attributeCount() throws {
+        let attribute = DER.attribute(99, [])
+        let atLimit = DER.set(Array(repeating: attribute, count: DecodingLimits.maximumAttributeCount))
+        #expect(try ReceiptPayloadDecoder.decode(atLimit).attributes.count == DecodingLimits.maximumAttributeCount)
+        let past = DER.set(Array(repeating: attribute, count: DecodingLimits.maximumAttributeCount + 1))
+        #expect(errorCode { try ReceiptPayloadDecoder.decode(past) } == .tooLarge)
+        let purchase = DER.attribute(17, DER.set(Array(repeating: DER.attribute(1799, []), count: DecodingLimits.maximumAttributeCount + 1)))
+        #expect(errorCode { try ReceiptPayloadDecoder.decode(DER.set([purchase])) } == .tooLarge)
+    }
+
+    @Test func inAppPurchaseCount() throws {
+        let purchase = DER.attribute(17, DER.set([]))
+        let atLimit = DER.set(Array(repeating: purchase, count: DecodingLimits.maximumInAppPurchases))
+        #expect(try ReceiptPayloadDecoder.decode(atLimit).inAppPurchases.count == DecodingLimits.maximumInAppPurchases)
+        let past = DER.set(Array(repeating: purchase, count: DecodingLimits.maximumInAppPurchases + 1))
+        #expect(errorCode { try ReceiptPayloadDecoder.decode(past) } == .tooLarge)
+    }
+}
