@@ -418,7 +418,7 @@ def iap_consumable() -> list[Attr]:
         (1704, 1, ia5("2025-05-01T10:00:00Z")),
         (1705, 1, utf8("2000000000000001")),
         (1706, 1, ia5("2025-05-01T10:00:00Z")),
-        (1707, 1, integer(0)),
+        (1707, 1, integer(1)),
         (1708, 1, ia5("")),
         (1711, 1, integer(0)),
         (1712, 1, ia5("")),
@@ -454,7 +454,7 @@ def iap_refunded() -> list[Attr]:
         (1704, 1, ia5("2025-04-02T08:00:00+0200")),
         (1705, 1, utf8("2000000000000003")),
         (1706, 1, ia5("2025-04-02T08:00:00+0200")),
-        (1707, 1, integer(1)),
+        (1707, 1, integer(0)),
         (1708, 1, ia5("")),
         (1711, 1, integer(0)),
         (1712, 1, ia5("2025-04-10T00:00:00-0700")),
@@ -509,7 +509,7 @@ def storekit_attrs() -> list[Attr]:
         (1704, 1, ia5("2025-06-01T12:59:30+0100")),
         (1705, 1, utf8("0")),
         (1706, 1, ia5("2025-06-01T12:59:30+0100")),
-        (1707, 1, integer(0)),
+        (1707, 1, integer(1)),
         (1708, 1, ia5("")),
         (1711, 1, integer(0)),
         (1712, 1, ia5("")),
@@ -951,7 +951,7 @@ In-app entries (each a SET in type order 1701, 1702, …):
 | 1704 purchase date | 2025-05-01T10:00:00Z | 2025-05-20T09:30:00.250Z | 2025-04-02T08:00:00+0200 |
 | 1705 original transaction id | 2000000000000001 | 2000000000000002 | 2000000000000003 |
 | 1706 original purchase date | 2025-05-01T10:00:00Z | 2025-05-20T09:30:00Z | 2025-04-02T08:00:00+0200 |
-| 1707 product type | 0 | 3 | 1 |
+| 1707 product type (1 consumable, 3 auto-renewable, 0 non-consumable, as in real receipts) | 1 | 3 | 0 |
 | 1708 expires date | "" | 2025-06-20T09:30:00Z | "" |
 | 1711 web order line item id | 0 | 5000000000123456 | 0 |
 | 1712 cancellation date | "" | "" | 2025-04-10T00:00:00-0700 |
@@ -966,7 +966,7 @@ numbers DER INTEGER, all wrapped in the attribute's OCTET STRING.
 `storekit.receipt` payload: 0 "Xcode", 1 = 0, 2 "{BUNDLE_ID}", 3 "1.4.2",
 4/5 as above, 12 "2025-06-01T13:00:00+0100", one 17 (quantity 1,
 com.example.coins.100, transaction "0", purchase 2025-06-01T12:59:30+0100,
-product type 0), 19 "1.0", 21 "4001-01-01T00:00:00+0000".
+product type 1), 19 "1.0", 21 "4001-01-01T00:00:00+0000".
 
 ## Container
 

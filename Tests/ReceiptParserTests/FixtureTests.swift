@@ -39,7 +39,7 @@ struct FixtureTests {
         let coins = receipt.inAppPurchases[0]
         #expect(coins.productID == "com.example.coins.100")
         #expect(coins.quantity == 3)
-        #expect(coins.productType == 0)
+        #expect(coins.productType == 1)
         #expect(coins.expiresDate == nil)  // written as an empty IA5String
         #expect(coins.cancellationDate == nil)
 
