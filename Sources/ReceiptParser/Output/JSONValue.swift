@@ -1,0 +1,73 @@
+/// A JSON value that keeps its keys in the order they were written, so output reads like the
+/// documents people compare it with.
+public indirect enum JSONValue: Sendable, Hashable {
+    case string(String)
+    case number(Int64)
+    case bool(Bool)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.rendered() == rhs.rendered() }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rendered()) }
+
+    /// The value of `key` in an object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    /// JSON text; indented by two spaces when `pretty`.
+    public func rendered(pretty: Bool = false) -> String {
+        var text = ""
+        write(to: &text, pretty: pretty, indent: 0)
+        return text
+    }
+
+    private func write(to text: inout String, pretty: Bool, indent: Int) {
+        let newline = pretty ? "\n" : ""
+        func pad(_ level: Int) -> String { pretty ? String(repeating: "  ", count: level) : "" }
+        switch self {
+        case .string(let value): Self.writeString(value, to: &text)
+        case .number(let value): text += String(value)
+        case .bool(let value): text += value ? "true" : "false"
+        case .array(let values):
+            guard !values.isEmpty else { text += "[]"; return }
+            text += "[" + newline
+            for (index, value) in values.enumerated() {
+                text += pad(indent + 1)
+                value.write(to: &text, pretty: pretty, indent: indent + 1)
+                text += (index < values.count - 1 ? "," : "") + newline
+            }
+            text += pad(indent) + "]"
+        case .object(let members):
+            guard !members.isEmpty else { text += "{}"; return }
+            text += "{" + newline
+            for (index, (key, value)) in members.enumerated() {
+                text += pad(indent + 1)
+                Self.writeString(key, to: &text)
+                text += pretty ? ": " : ":"
+                value.write(to: &text, pretty: pretty, indent: indent + 1)
+                text += (index < members.count - 1 ? "," : "") + newline
+            }
+            text += pad(indent) + "}"
+        }
+    }
+
+    private static func writeString(_ value: String, to text: inout String) {
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+}
