@@ -69,6 +69,21 @@ int rc_certificate_extension(const rc_certificate *certificate, const char *oid)
     return X509_EXTENSION_get_critical(X509_get_ext(x509, index)) ? 1 : 0;
 }
 
+int rc_certificate_extension_count(const rc_certificate *certificate) {
+    return X509_get_ext_count(as_x509(certificate));
+}
+
+int rc_certificate_extension_at(const rc_certificate *certificate, int index, char *buffer,
+                                size_t capacity, int *critical) {
+    const X509_EXTENSION *extension = X509_get_ext(as_x509(certificate), index);
+    if (extension == NULL || capacity == 0 || capacity > INT_MAX) return 0;
+    if (OBJ_obj2txt(buffer, (int)capacity, X509_EXTENSION_get_object((X509_EXTENSION *)extension), 1) <= 0) {
+        return 0;
+    }
+    *critical = X509_EXTENSION_get_critical(extension) ? 1 : 0;
+    return 1;
+}
+
 int rc_certificate_is_ca(const rc_certificate *certificate) {
     return (X509_get_extension_flags(as_x509(certificate)) & EXFLAG_CA) ? 1 : 0;
 }

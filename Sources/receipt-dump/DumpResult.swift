@@ -1,50 +1,132 @@
 import Foundation
 import ReceiptParser
 
-/// Everything receipt-dump learned about one file.
-struct DumpResult: Encodable {
+/// What receipt-dump is asked to do with each receipt, beyond reading it.
+struct DumpSettings: Sendable {
+    var expectedEnvironment: Environment?
+    var verifier: ReceiptVerifier?
+    var productFilter: String?
+    var transactionFilter: String?
+    var activeAt: Date?
+    var expectedBundleID: String?
+    var expectedAppVersion: String?
+    var deviceIdentifier: (text: String, bytes: [UInt8])?
+    var credited: Set<String>?
+    var wantsCertificateDetails = false
+}
+
+/// A requested check and its outcome.
+struct CheckResult: Encodable, Sendable {
+    let name: String
+    let passed: Bool
+    let detail: String
+}
+
+/// Transactions the receipt and the server's credited list disagree on.
+struct Reconciliation: Encodable, Sendable {
+    /// In the receipt, not yet credited: the "missed orders".
+    let notCredited: [String]
+    /// Credited, but not in this receipt.
+    let notInReceipt: [String]
+}
+
+/// Everything receipt-dump learned about one receipt.
+struct DumpResult: Encodable, Sendable {
     let file: String
-    /// Why the file could not be read or decoded, if it could not.
+    /// Why the receipt could not be read or decoded, if it could not.
     var readError: Problem?
+    /// The receipt, its in-app purchases narrowed by the filters.
     var receipt: Receipt?
+    /// How many in-app purchases the receipt has before filtering.
+    var totalInAppPurchases = 0
     /// nil when verification was not asked for.
     var verification: Result<VerificationReport, Problem>?
+    var verifiedReceipt: VerifiedReceipt?
     var certificates: [CertificateSummary] = []
+    var certificateDetails: [CertificateDetails]?
+    var checks: [CheckResult] = []
+    var reconciliation: Reconciliation?
 
-    static func make(file: String, verifier: ReceiptVerifier?) -> DumpResult {
-        var result = DumpResult(file: file)
-        guard let input = FileManager.default.contents(atPath: file) else {
-            result.readError = Problem(code: "unreadableFile", reason: "cannot read \(file)")
+    static func make(_ source: ReceiptSource, settings: DumpSettings) -> DumpResult {
+        var result = DumpResult(file: source.name)
+        let input: [UInt8]
+        switch source.bytes {
+        case .failure(let problem):
+            result.readError = problem
             return result
+        case .success(let bytes):
+            input = bytes
         }
         let container: ReceiptContainer
         do {
-            container = try ReceiptContainer.parse(ReceiptInput.receiptBytes(from: [UInt8](input)))
+            container = try ReceiptContainer.parse(ReceiptInput.receiptBytes(from: input))
         } catch {
             result.readError = Problem(error)
             return result
         }
         result.certificates = container.certificateSummaries()
-        if let verifier {
+        if settings.wantsCertificateDetails { result.certificateDetails = container.certificateDetails() }
+        if let verifier = settings.verifier {
             do {
                 result.verification = .success(try verifier.verify(container))
             } catch {
                 result.verification = .failure(Problem(error))
             }
         }
+        let decoded: Receipt
         do {
-            result.receipt = try ReceiptPayloadDecoder.decode(container.payload)
+            decoded = try ReceiptPayloadDecoder.decode(container.payload)
         } catch {
             result.readError = Problem(error)
+            return result
+        }
+        result.checks = checks(of: decoded, settings)
+        if let credited = settings.credited {
+            let ids = decoded.inAppPurchases.compactMap(\.transactionID)
+            let inReceipt = Set(ids)
+            result.reconciliation = Reconciliation(
+                notCredited: ids.filter { !credited.contains($0) },
+                notInReceipt: credited.subtracting(inReceipt).sorted())
+        }
+        var shown = decoded
+        shown.inAppPurchases = decoded.inAppPurchases.filter { purchase in
+            (settings.productFilter.map { purchase.productID == $0 } ?? true)
+                && (settings.transactionFilter.map { purchase.transactionID == $0 || purchase.originalTransactionID == $0 } ?? true)
+                && (settings.activeAt.map { purchase.isActiveSubscription(at: $0) } ?? true)
+        }
+        result.receipt = shown
+        result.totalInAppPurchases = decoded.inAppPurchases.count
+        if case .success(let report)? = result.verification {
+            result.verifiedReceipt = VerifiedReceipt(receipt: shown, verification: report)
         }
         return result
     }
 
-    /// 0 verified (or decoded, without verification), 1 not verified, 2 unreadable.
+    private static func checks(of receipt: Receipt, _ settings: DumpSettings) -> [CheckResult] {
+        var checks: [CheckResult] = []
+        if let expected = settings.expectedBundleID {
+            checks.append(CheckResult(name: "bundle-id", passed: receipt.bundleID == expected,
+                                      detail: "expected \(expected), receipt has \(receipt.bundleID ?? "none")"))
+        }
+        if let expected = settings.expectedAppVersion {
+            checks.append(CheckResult(name: "app-version", passed: receipt.applicationVersion == expected,
+                                      detail: "expected \(expected), receipt has \(receipt.applicationVersion ?? "none")"))
+        }
+        if let device = settings.deviceIdentifier {
+            let passed = receipt.isIssued(toDevice: device.bytes)
+            checks.append(CheckResult(name: "device-guid", passed: passed,
+                                      detail: passed ? "SHA-1 hash matches device \(device.text)"
+                                                     : "SHA-1 hash does not match device \(device.text)"))
+        }
+        return checks
+    }
+
+    /// 0 verified (or decoded, without verification) and every check passed; 1 not verified
+    /// or a check failed; 2 unreadable.
     var exitStatus: Int32 {
         if readError != nil { return 2 }
         if case .failure = verification { return 1 }
-        return 0
+        return checks.allSatisfy(\.passed) ? 0 : 1
     }
 
     /// The reason to show: the read error, else the verification error.
@@ -55,34 +137,40 @@ struct DumpResult: Encodable {
     }
 
     var verdict: String {
+        if readError != nil { return "unreadable" }
         switch verification {
-        case nil: return "not checked (--no-verify)"
+        case nil: return "not checked"
         case .success: return "verified"
         case .failure: return "not verified"
         }
     }
 
     enum CodingKeys: String, CodingKey {
-        case file, status, verdict, error, verification, certificates, receipt
+        case file, status, verdict, error, verification, certificates, checks, reconciliation, receipt
     }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(file, forKey: .file)
         try container.encode(exitStatus, forKey: .status)
-        try container.encode(readError == nil ? verdict : "unreadable", forKey: .verdict)
+        try container.encode(verdict, forKey: .verdict)
         try container.encodeIfPresent(problem, forKey: .error)
-        if case .success(let report) = verification {
+        if case .success(let report)? = verification {
             try container.encode(report, forKey: .verification)
         }
-        try container.encode(certificates, forKey: .certificates)
+        if let certificateDetails {
+            try container.encode(certificateDetails, forKey: .certificates)
+        } else {
+            try container.encode(certificates, forKey: .certificates)
+        }
+        if !checks.isEmpty { try container.encode(checks, forKey: .checks) }
+        try container.encodeIfPresent(reconciliation, forKey: .reconciliation)
         try container.encodeIfPresent(receipt, forKey: .receipt)
     }
 }
 
-
 /// A failure as receipt-dump reports it: a stable code and a reason.
-struct Problem: Error, Encodable {
+struct Problem: Error, Encodable, Sendable {
     let code: String
     let reason: String
 

@@ -8,24 +8,40 @@ struct ReceiptDump: ParsableCommand {
         commandName: "receipt-dump",
         abstract: "Verify and decode Apple App Store receipts, offline.",
         discussion: """
-        Each FILE may hold the receipt as binary DER/BER, as base64 (wrapped or not), or as a
-        verifyReceipt request body {"receipt-data": "..."}.
+        Each input may hold a receipt as binary DER/BER, as base64 (wrapped or not), or as a \
+        verifyReceipt request body {"receipt-data": "..."}; the form is detected. Directories are \
+        read recursively; - reads standard input; --jsonl reads one receipt per line.
 
-        By default a receipt must chain to Apple Inc. Root under Apple's receipt rules, with
+        By default a receipt must chain to Apple Inc. Root under Apple's receipt rules, with \
         certificates judged at the receipt's creation date.
 
-        Exit status: 0 every receipt verified; 1 a receipt decoded but did not verify;
-        2 a receipt could not be read or decoded; 64 usage error. With several files, the worst.
-        With --no-verify, 0 means every receipt decoded.
+        Exit status: 0 every receipt verified and every requested check passed; 1 a receipt \
+        decoded but did not verify, or a check failed; 2 a receipt could not be read or decoded; \
+        64 usage error. With several receipts, the worst of them. With --no-verify, 0 means \
+        every receipt decoded and passed the checks.
         """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json, summary
+        case text, json, verifyreceipt, asn1, summary
     }
 
-    @Option(name: .long, help: "Output format: text for people, json for machines, summary for one line per receipt.")
+    enum ExpectedEnvironment: String, ExpressibleByArgument, CaseIterable {
+        case production, sandbox
+    }
+
+    // MARK: Output
+
+    @Option(name: .long, help: "text (people), json (the typed model), verifyreceipt (Apple's JSON), asn1 (raw attribute tree), summary (one line per receipt).")
     var format: Format = .text
+
+    @Flag(name: .long, help: "Show certificate details: extensions, Apple markers, signature algorithm.")
+    var certs = false
+
+    @Flag(name: .customLong("no-color"), help: "No colour, even on a terminal (NO_COLOR is honoured too).")
+    var noColor = false
+
+    // MARK: Trust
 
     @Option(name: .long, help: ArgumentHelp("Trust this root (DER or PEM) instead of Apple Inc. Root; Apple's chain rules still apply.", valueName: "CERT"))
     var root: String?
@@ -36,43 +52,122 @@ struct ReceiptDump: ParsableCommand {
     @Flag(name: .customLong("no-verify"), help: "Decode without verifying the signature or the chain.")
     var noVerify = false
 
-    @Option(name: .long, help: ArgumentHelp("Judge certificates at this RFC 3339 instant instead of the receipt's creation date.", valueName: "RFC3339"))
+    @Option(name: .long, help: ArgumentHelp("Judge certificates at this RFC 3339 instant instead of the receipt's creation date; also the instant for subscription status.", valueName: "RFC3339"))
     var at: String?
 
     @Flag(name: .customLong("require-sha256"), help: "Reject SHA-1 in the receipt signature and the certificate chain.")
     var requireSHA256 = false
 
-    @Argument(help: ArgumentHelp("Receipt files.", valueName: "FILE"))
-    var files: [String]
+    @Option(name: .long, help: ArgumentHelp("With --format verifyreceipt: the environment expected; a receipt from the other gives status 21007 or 21008.", valueName: "ENV"))
+    var environment: ExpectedEnvironment?
+
+    // MARK: Filters and checks
+
+    @Option(name: .long, help: ArgumentHelp("Show only purchases of this product.", valueName: "ID"))
+    var product: String?
+
+    @Option(name: .long, help: ArgumentHelp("Show only this transaction (or the transactions of this original transaction).", valueName: "ID"))
+    var transaction: String?
+
+    @Option(name: .customLong("active-at"), help: ArgumentHelp("Show only subscriptions active at this RFC 3339 instant.", valueName: "RFC3339"))
+    var activeAt: String?
+
+    @Option(name: .customLong("bundle-id"), help: ArgumentHelp("Check the receipt's bundle identifier.", valueName: "ID"))
+    var bundleID: String?
+
+    @Option(name: .customLong("app-version"), help: ArgumentHelp("Check the receipt's application version.", valueName: "VERSION"))
+    var appVersion: String?
+
+    @Option(name: .customLong("device-guid"), help: ArgumentHelp("Check the receipt was issued to this device: a UUID (identifierForVendor) or hex (MAC address).", valueName: "GUID"))
+    var deviceGUID: String?
+
+    @Option(name: .long, help: ArgumentHelp("Transaction ids the server already credited (one per line, or a JSON array): list the receipt's transactions not yet credited.", valueName: "FILE"))
+    var credited: String?
+
+    // MARK: Inputs
+
+    @Option(name: .long, help: ArgumentHelp("A file with one base64 receipt (or request body) per line.", valueName: "FILE"))
+    var jsonl: [String] = []
+
+    @Argument(help: ArgumentHelp("Receipt files, directories, or - for standard input.", valueName: "FILE"))
+    var files: [String] = []
 
     func validate() throws {
+        if files.isEmpty && jsonl.isEmpty {
+            throw ValidationError("Give at least one FILE, directory, - or --jsonl FILE.")
+        }
         if root != nil && storeKitTesting != nil {
             throw ValidationError("--root and --storekit-testing exclude each other.")
         }
-        if noVerify && (root != nil || storeKitTesting != nil || at != nil || requireSHA256) {
-            throw ValidationError("--no-verify excludes --root, --storekit-testing, --at and --require-sha256.")
+        if noVerify && (root != nil || storeKitTesting != nil || requireSHA256 || format == .verifyreceipt) {
+            throw ValidationError("--no-verify excludes --root, --storekit-testing, --require-sha256 and --format verifyreceipt.")
         }
-        if let at, RFC3339.date(from: at) == nil {
-            throw ValidationError("--at takes an RFC 3339 time such as 2024-05-01T12:00:00Z, not '\(at)'.")
+        for (name, value) in [("--at", at), ("--active-at", activeAt)] {
+            if let value, RFC3339.date(from: value) == nil {
+                throw ValidationError("\(name) takes an RFC 3339 time such as 2024-05-01T12:00:00Z, not '\(value)'.")
+            }
+        }
+        if let deviceGUID, DeviceIdentifier.parse(deviceGUID) == nil {
+            throw ValidationError("--device-guid takes a UUID or hex bytes, not '\(deviceGUID)'.")
+        }
+        if environment != nil && format != .verifyreceipt {
+            throw ValidationError("--environment goes with --format verifyreceipt.")
         }
     }
 
     func run() throws {
-        let verifier = noVerify ? nil : try makeVerifier()
-        var results: [DumpResult] = []
-        for file in files {
-            results.append(DumpResult.make(file: file, verifier: verifier))
+        let settings = try makeSettings()
+        let sources = Inputs.collect(paths: files, jsonl: jsonl)
+        let progress = Progress(total: sources.count)
+        let results = parallelMap(sources) { source in
+            let result = DumpResult.make(source, settings: settings)
+            progress.advance()
+            return result
         }
+        progress.finish()
+
+        let style = Style(enabled: !noColor && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+        let statusTime = activeAt.flatMap(RFC3339.date(from:)) ?? at.flatMap(RFC3339.date(from:)) ?? Date()
         switch format {
         case .text:
-            print(results.map { TextReport.render($0) }.joined(separator: "\n"), terminator: "")
+            let text = TextReport(style: style, statusTime: statusTime, showDetails: certs)
+            print(results.map(text.render).joined(separator: "\n"), terminator: "")
         case .json:
             print(try JSONReport.render(results))
+        case .verifyreceipt:
+            let responses = results.map { VerifyReceiptReport.render($0, expecting: settings.expectedEnvironment) }
+            print(responses.count == 1 ? responses[0].rendered(pretty: true) : JSONValue.array(responses).rendered(pretty: true))
+        case .asn1:
+            print(results.map(ASN1Report.render).joined(separator: "\n"), terminator: "")
         case .summary:
             for result in results { print(SummaryReport.render(result)) }
         }
+        if results.count > 1 {
+            FileHandle.standardError.write(Data(Totals(results).line.utf8))
+        }
         let status = results.map(\.exitStatus).max() ?? 0
         if status != 0 { throw ExitCode(status) }
+    }
+
+    private func makeSettings() throws -> DumpSettings {
+        var settings = DumpSettings()
+        settings.productFilter = product
+        settings.transactionFilter = transaction
+        settings.activeAt = activeAt.flatMap(RFC3339.date(from:))
+        settings.expectedBundleID = bundleID
+        settings.expectedAppVersion = appVersion
+        settings.deviceIdentifier = deviceGUID.flatMap { text in DeviceIdentifier.parse(text).map { (text, $0) } }
+        settings.wantsCertificateDetails = certs
+        settings.expectedEnvironment = environment.map { $0 == .production ? .production : .sandbox }
+        if let credited {
+            do {
+                settings.credited = try CreditedList.read(credited)
+            } catch let problem as Problem {
+                throw ValidationError("--credited: \(problem.reason)")
+            }
+        }
+        if !noVerify { settings.verifier = try makeVerifier() }
+        return settings
     }
 
     private func makeVerifier() throws -> ReceiptVerifier {
@@ -82,21 +177,88 @@ struct ReceiptDump: ParsableCommand {
         }
         do {
             if let root {
-                return ReceiptVerifier(anchor: try .appStore(rootCertificate: try readFile(root)), policy: policy)
+                return ReceiptVerifier(anchor: try .appStore(rootCertificate: try readCertificate(root)), policy: policy)
             }
             if let storeKitTesting {
-                return ReceiptVerifier(anchor: try .storeKitTesting(certificate: try readFile(storeKitTesting)), policy: policy)
+                return ReceiptVerifier(anchor: try .storeKitTesting(certificate: try readCertificate(storeKitTesting)), policy: policy)
             }
         } catch let error as ReceiptError {
             throw ValidationError("cannot use the certificate: \(error.reason)")
         }
         return ReceiptVerifier(policy: policy)
     }
+
+    private func readCertificate(_ path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("cannot read \(path)")
+        }
+        return [UInt8](data)
+    }
 }
 
-func readFile(_ path: String) throws -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw ValidationError("cannot read \(path)")
+/// Maps over all cores, keeping the input order.
+func parallelMap<T: Sendable>(_ items: [ReceiptSource], _ transform: @Sendable (ReceiptSource) -> T) -> [T] {
+    let slots = ResultSlots<T>(count: items.count)
+    DispatchQueue.concurrentPerform(iterations: items.count) { index in
+        slots.set(index, transform(items[index]))
     }
-    return [UInt8](data)
+    return slots.values
+}
+
+/// Results written from many threads, each to its own index.
+final class ResultSlots<T: Sendable>: @unchecked Sendable {
+    private var storage: [T?]
+    private let lock = NSLock()
+    init(count: Int) { storage = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ value: T) { lock.withLock { storage[index] = value } }
+    var values: [T] { lock.withLock { storage.map { $0! } } }
+}
+
+/// Counts per verdict, printed on standard error after a batch.
+struct Totals {
+    let line: String
+    init(_ results: [DumpResult]) {
+        let verified = results.filter { $0.verdict == "verified" }.count
+        let notVerified = results.filter { $0.verdict == "not verified" }.count
+        let unreadable = results.filter { $0.verdict == "unreadable" }.count
+        let unchecked = results.filter { $0.verdict == "not checked" }.count
+        let failedChecks = results.filter { $0.checks.contains { !$0.passed } }.count
+        var parts = ["\(results.count) receipts", "\(verified) verified", "\(notVerified) not verified", "\(unreadable) unreadable"]
+        if unchecked > 0 { parts.append("\(unchecked) not checked") }
+        if failedChecks > 0 { parts.append("\(failedChecks) failed a check") }
+        line = "Totals: " + parts.joined(separator: ", ") + "\n"
+    }
+}
+
+/// A progress bar on standard error, only when it is a terminal and there is more than one receipt.
+final class Progress: @unchecked Sendable {
+    private let total: Int
+    private let enabled: Bool
+    private var done = 0
+    private var lastDrawn = -1
+    private let lock = NSLock()
+
+    init(total: Int) {
+        self.total = total
+        enabled = total > 1 && isatty(STDERR_FILENO) == 1
+    }
+
+    func advance() {
+        guard enabled else { return }
+        lock.withLock {
+            done += 1
+            let percent = done * 100 / total
+            guard percent != lastDrawn else { return }
+            lastDrawn = percent
+            let width = 30
+            let filled = percent * width / 100
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
+        }
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
 }

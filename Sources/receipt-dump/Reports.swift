@@ -1,34 +1,46 @@
 import Foundation
 import ReceiptParser
 
+/// ANSI colour, only when writing to a terminal.
+struct Style {
+    let enabled: Bool
+    func green(_ text: String) -> String { paint(text, "32") }
+    func red(_ text: String) -> String { paint(text, "31") }
+    func yellow(_ text: String) -> String { paint(text, "33") }
+    func bold(_ text: String) -> String { paint(text, "1") }
+    private func paint(_ text: String, _ code: String) -> String {
+        enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
+
 /// The --format text output: for people reading a support ticket.
-enum TextReport {
-    static func render(_ result: DumpResult) -> String {
-        var lines: [String] = ["File: \(result.file)"]
+struct TextReport {
+    let style: Style
+    /// The instant subscription status is reported for.
+    let statusTime: Date
+    /// --certs: certificate extensions and markers too.
+    let showDetails: Bool
+
+    func render(_ result: DumpResult) -> String {
+        var lines: [String] = [style.bold("File: \(result.file)")]
         func field(_ name: String, _ value: String?) {
             guard let value else { return }
             lines.append("  " + (name + ":").padding(toLength: 30, withPad: " ", startingAt: 0) + value)
         }
         switch (result.readError, result.verification) {
         case (let problem?, _):
-            field("Verdict", "UNREADABLE (\(problem.code)): \(problem.reason)")
+            field("Verdict", style.red("UNREADABLE (\(problem.code))") + ": \(problem.reason)")
         case (nil, .success(let report)?):
-            field("Verdict", "VERIFIED (\(report.mode.rawValue), \(report.digestAlgorithm), certificates valid at \(RFC3339.string(from: report.validationTime)))")
+            field("Verdict", style.green("VERIFIED") + " (\(report.mode.rawValue), \(report.digestAlgorithm), certificates valid at \(RFC3339.string(from: report.validationTime)))")
         case (nil, .failure(let problem)?):
-            field("Verdict", "NOT VERIFIED (\(problem.code)): \(problem.reason)")
+            field("Verdict", style.red("NOT VERIFIED (\(problem.code))") + ": \(problem.reason)")
         case (nil, nil):
-            field("Verdict", "not checked (--no-verify)")
+            field("Verdict", style.yellow("not checked") + " (--no-verify)")
         }
-        let chain: [CertificateSummary]
-        if case .success(let report)? = result.verification { chain = report.chain } else { chain = result.certificates }
-        if !chain.isEmpty {
-            lines.append("  Certificates:")
-            for (index, certificate) in chain.enumerated() {
-                lines.append("    [\(index)] \(certificate.subject)")
-                lines.append("        issuer \(certificate.issuer)")
-                lines.append("        valid \(RFC3339.string(from: certificate.notBefore)) to \(RFC3339.string(from: certificate.notAfter)), SHA-256 \(certificate.sha256)")
-            }
+        for check in result.checks {
+            field("Check \(check.name)", (check.passed ? style.green("PASS") : style.red("FAIL")) + ": \(check.detail)")
         }
+        appendCertificates(result, to: &lines)
         guard let receipt = result.receipt else { return lines.joined(separator: "\n") + "\n" }
 
         field("Receipt type", receipt.receiptType)
@@ -44,52 +56,139 @@ enum TextReport {
         field("Age rating", receipt.ageRating)
         field("Opaque value", receipt.opaqueValue?.hex)
         field("SHA-1 hash", receipt.sha1Hash?.hex)
-        lines.append("  In-app purchases: \(receipt.inAppPurchases.count)")
-        for (index, purchase) in receipt.inAppPurchases.enumerated() {
-            var parts = ["#\(index + 1) \(purchase.productID ?? "?")", "transaction \(purchase.transactionID ?? "?")"]
-            if let original = purchase.originalTransactionID, original != purchase.transactionID {
-                parts.append("original \(original)")
-            }
-            if let date = purchase.purchaseDate { parts.append("purchased \(RFC3339.string(from: date))") }
-            if let date = purchase.expiresDate { parts.append("expires \(RFC3339.string(from: date))") }
-            if let date = purchase.cancellationDate { parts.append("CANCELLED \(RFC3339.string(from: date))") }
-            if let quantity = purchase.quantity, quantity != 1 { parts.append("quantity \(quantity)") }
-            if purchase.isTrialPeriod == true { parts.append("trial") }
-            if purchase.isInIntroOfferPeriod == true { parts.append("intro offer") }
-            if let offer = purchase.promotionalOfferID, !offer.isEmpty { parts.append("offer \(offer)") }
-            lines.append("    " + parts.joined(separator: ", "))
+
+        let shown = receipt.inAppPurchases.count
+        let count = shown == result.totalInAppPurchases ? "\(shown)" : "\(shown) shown of \(result.totalInAppPurchases)"
+        lines.append("  In-app purchases: \(count)" + (shown == 0 ? "" : ", by purchase date"))
+        lines += purchaseTable(receipt.inAppPurchases).map { "    " + $0 }
+
+        let active = receipt.activeSubscriptions(at: statusTime)
+        let statusLine = active.isEmpty ? "none active"
+            : active.map { "\($0.productID ?? "?") active until \($0.expiresDate.map(RFC3339.string(from:)) ?? "?")" }.joined(separator: "; ")
+        lines.append("  Subscriptions at \(RFC3339.string(from: statusTime)): \(statusLine)")
+
+        if let reconciliation = result.reconciliation {
+            let missed = reconciliation.notCredited
+            lines.append("  Not yet credited (\(missed.count)): " + (missed.isEmpty ? "none" : style.yellow(missed.joined(separator: ", "))))
+            let unknown = reconciliation.notInReceipt
+            lines.append("  Credited but not in this receipt (\(unknown.count)): " + (unknown.isEmpty ? "none" : unknown.joined(separator: ", ")))
         }
+
         lines.append("  Attributes (type version value):")
         for attribute in receipt.attributes {
-            lines.append("    \(attribute.type) v\(attribute.version) \(describe(attribute))")
+            lines.append("    \(attribute.type) v\(attribute.version) \(Self.describe(attribute))")
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A raw attribute's value: its text when it is a short DER string, else hex.
-    private static func describe(_ attribute: ReceiptAttribute) -> String {
-        let value = attribute.value
-        if attribute.type == 17 { return "(in-app purchase, \(value.count) bytes)" }
-        if value.count >= 2, value.count < 130, value[1] < 0x80, Int(value[1]) == value.count - 2,
-           value[0] == 0x0C || value[0] == 0x16 {
-            return "\"" + String(decoding: value.dropFirst(2), as: UTF8.self) + "\""
+    private func appendCertificates(_ result: DumpResult, to lines: inout [String]) {
+        let chain: [CertificateSummary]
+        if case .success(let report)? = result.verification { chain = report.chain } else { chain = result.certificates }
+        guard !chain.isEmpty else { return }
+        lines.append(result.verification.map { if case .success = $0 { return "  Chain:" } else { return "  Certificates:" } } ?? "  Certificates:")
+        for (index, certificate) in chain.enumerated() {
+            lines.append("    [\(index)] \(certificate.subject)")
+            lines.append("        issuer \(certificate.issuer)")
+            lines.append("        valid \(RFC3339.string(from: certificate.notBefore)) to \(RFC3339.string(from: certificate.notAfter)), SHA-256 \(certificate.sha256)")
+            guard showDetails, let details = result.certificateDetails?.first(where: { $0.summary.sha256 == certificate.sha256 }) else { continue }
+            lines.append("        serial \(certificate.serialNumber), signature \(details.signatureAlgorithm), CA \(details.isCertificateAuthority ? "yes" : "no")" +
+                         (details.appleMarkers.isEmpty ? "" : ", Apple markers: \(details.appleMarkers.joined(separator: ", "))"))
+            lines.append("        extensions " + details.extensions.map { $0.oid + ($0.critical ? " (critical)" : "") }.joined(separator: ", "))
         }
-        let hex = value.hex
-        return hex.count > 96 ? String(hex.prefix(96)) + "... (\(value.count) bytes)" : hex
+    }
+
+    /// The purchases as an aligned table, oldest first.
+    private func purchaseTable(_ purchases: [InAppPurchase]) -> [String] {
+        guard !purchases.isEmpty else { return [] }
+        func date(_ value: Date?) -> String { value.map(RFC3339.string(from:)) ?? "-" }
+        let rows: [[String]] = purchases
+            .sorted { ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast) }
+            .map { purchase in
+                var flags: [String] = []
+                if purchase.isTrialPeriod == true { flags.append("trial") }
+                if purchase.isInIntroOfferPeriod == true { flags.append("intro") }
+                if let offer = purchase.promotionalOfferID, !offer.isEmpty { flags.append("offer:\(offer)") }
+                if purchase.cancellationDate != nil { flags.append("REFUNDED") }
+                return [date(purchase.purchaseDate), purchase.productID ?? "-", purchase.transactionID ?? "-",
+                        purchase.originalTransactionID ?? "-", date(purchase.expiresDate), date(purchase.cancellationDate),
+                        purchase.quantity.map(String.init) ?? "-", flags.joined(separator: " ")]
+            }
+        let header = ["PURCHASED", "PRODUCT", "TRANSACTION", "ORIGINAL", "EXPIRES", "CANCELLED", "QTY", "FLAGS"]
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    /// A raw attribute's value: its decoded form when it has one, else hex.
+    static func describe(_ attribute: ReceiptAttribute) -> String {
+        switch attribute.decodedValue {
+        case .integer(let value): return String(value)
+        case .utf8String(let text), .ia5String(let text): return "\"\(text)\""
+        case .attributes(let inner): return "SET of \(inner.count) attributes (in-app purchase)"
+        case .bytes:
+            let hex = attribute.value.hex
+            return hex.count > 96 ? String(hex.prefix(96)) + "... (\(attribute.value.count) bytes)" : hex
+        }
+    }
+}
+
+/// The --format asn1 output: the raw attribute tree with type numbers, versions, hex and values.
+enum ASN1Report {
+    static func render(_ result: DumpResult) -> String {
+        var lines = ["File: \(result.file)"]
+        guard let receipt = result.receipt else {
+            lines.append("  unreadable (\(result.readError?.code ?? "?")): \(result.readError?.reason ?? "")")
+            return lines.joined(separator: "\n") + "\n"
+        }
+        lines.append("SET OF ReceiptAttribute (\(receipt.attributes.count))")
+        func walk(_ attributes: [ReceiptAttribute], indent: String) {
+            for attribute in attributes {
+                let value = attribute.decodedValue
+                var line = "\(indent)type \(attribute.type) version \(attribute.version) "
+                switch value {
+                case .integer(let number): line += "INTEGER \(number)"
+                case .utf8String(let text): line += "UTF8String \"\(text)\""
+                case .ia5String(let text): line += "IA5String \"\(text)\""
+                case .attributes(let inner): line += "SET OF ReceiptAttribute (\(inner.count))"
+                case .bytes: line += "OCTETS"
+                }
+                if case .attributes = value {} else { line += " [\(attribute.value.hex)]" }
+                lines.append(line)
+                if case .attributes(let inner) = value { walk(inner, indent: indent + "    ") }
+            }
+        }
+        walk(receipt.attributes, indent: "  ")
+        return lines.joined(separator: "\n") + "\n"
     }
 }
 
 /// The --format summary output: one tab-separated line per receipt.
 enum SummaryReport {
     static func render(_ result: DumpResult) -> String {
-        let verdict = result.problem.map { "\(result.readError == nil ? result.verdict : "unreadable") (\($0.code))" } ?? result.verdict
+        var verdict = result.verdict
+        if let problem = result.problem { verdict += " (\(problem.code))" }
+        if result.problem == nil, result.checks.contains(where: { !$0.passed }) { verdict += " (check failed)" }
         let receipt = result.receipt
         return [result.file, verdict, receipt?.bundleID ?? "-", receipt?.receiptType ?? "-",
                 receipt.map { "\($0.inAppPurchases.count) in-app" } ?? "-"].joined(separator: "\t")
     }
 }
 
-/// The --format json output: the full typed model, one object per file (an array for several).
+/// The --format verifyreceipt output: Apple's response format.
+enum VerifyReceiptReport {
+    static func render(_ result: DumpResult, expecting environment: Environment?) -> JSONValue {
+        if let verified = result.verifiedReceipt, result.readError == nil {
+            return VerifyReceiptResponse.make(for: .success(verified), expecting: environment)
+        }
+        let status: VerifyReceiptResponse.Status = result.readError == nil ? .notAuthenticated : .malformed
+        return .object([("status", .number(status.rawValue))])
+    }
+}
+
+/// The --format json output: the full typed model, one object per receipt (an array for several).
 enum JSONReport {
     static func render(_ results: [DumpResult]) throws -> String {
         let encoder = JSONEncoder()

@@ -38,8 +38,8 @@ struct ReceiptDumpTests {
         #expect(result.status == 0)
         #expect(result.output.contains("Verdict:                      VERIFIED (appStore, SHA-256, certificates valid at 2025-06-01T12:00:00Z)"))
         #expect(result.output.contains("Bundle ID:                    com.example.receiptparser.sample"))
-        #expect(result.output.contains("#2 com.example.pro.monthly, transaction 2000000000000002, purchased 2025-05-20T09:30:00.250Z, expires 2025-06-20T09:30:00Z, trial, offer com.example.pro.winback"))
-        #expect(result.output.contains("CANCELLED 2025-04-10T07:00:00Z"))
+        #expect(result.output.contains("2025-05-20T09:30:00.250Z  com.example.pro.monthly  2000000000000002  2000000000000002  2025-06-20T09:30:00Z  -                     1    trial offer:com.example.pro.winback"))
+        #expect(result.output.contains("2025-04-10T07:00:00Z  1    REFUNDED"))
         #expect(result.output.contains("    99 v2 deadbeef"))
         #expect(result.output.contains("[2] CN=ReceiptParser Test Root CA,O=ReceiptParser Tests,C=US"))
     }
@@ -111,6 +111,7 @@ struct ReceiptDumpTests {
         let unchecked = try run("--no-verify", "receipts/sample.receipt")
         #expect(unchecked.status == 0)
         #expect(unchecked.output.contains("not checked (--no-verify)"))
+        #expect(try run("--format", "summary", "--no-verify", "receipts/sample.receipt").output.hasPrefix("receipts/sample.receipt\tnot checked\t"))
         #expect(try run("--root", "pki/test-root.der", "--require-sha256", "receipts/sha1.receipt").status == 1)
         #expect(try run("--root", "pki/test-root.der", "--at", "2025-03-01T00:00:00Z", "receipts/no-creation-date.receipt").status == 0)
         #expect(try run("--root", "pki/test-root.der", "--at", "2026-06-01T00:00:00Z", "receipts/sample.receipt").status == 1)

@@ -51,6 +51,14 @@ int rc_certificate_validity(const rc_certificate *_Nonnull certificate,
 /// -2 if the OID text is invalid.
 int rc_certificate_extension(const rc_certificate *_Nonnull certificate, const char *_Nonnull oid);
 
+/// The number of extensions the certificate carries.
+int rc_certificate_extension_count(const rc_certificate *_Nonnull certificate);
+
+/// Writes the dotted OID of extension `index` into `buffer` (NUL-terminated, truncated to
+/// `capacity`) and its criticality into `*critical`. Returns 1, or 0 for a bad index.
+int rc_certificate_extension_at(const rc_certificate *_Nonnull certificate, int index,
+                                char *_Nonnull buffer, size_t capacity, int *_Nonnull critical);
+
 /// 1 if basicConstraints says cA=TRUE, else 0.
 int rc_certificate_is_ca(const rc_certificate *_Nonnull certificate);
 

@@ -12,7 +12,7 @@ import Foundation
 final class Certificate: @unchecked Sendable {
     // @unchecked: `handle` is never mutated after init; OpenSSL objects are safe to read from
     // many threads once their extension cache is filled, which rc_certificate_parse does.
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     let der: ByteString
     let tbsCertificate: ByteString
     let serialNumber: ByteString

@@ -1,0 +1,109 @@
+import Foundation
+
+/// One receipt to look at: where it came from and its bytes (or why there are none).
+struct ReceiptSource: Sendable {
+    let name: String
+    let bytes: Result<[UInt8], Problem>
+}
+
+/// Expands the command line's inputs: files, directories (walked recursively, sorted), `-` for
+/// standard input, and JSON Lines files of base64 receipts.
+enum Inputs {
+    static func collect(paths: [String], jsonl: [String]) -> [ReceiptSource] {
+        var sources: [ReceiptSource] = []
+        for path in paths {
+            if path == "-" {
+                let data = FileHandle.standardInput.readDataToEndOfFile()
+                sources.append(ReceiptSource(name: "-", bytes: .success([UInt8](data))))
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                sources += directory(path)
+            } else {
+                sources.append(file(path))
+            }
+        }
+        for path in jsonl {
+            sources += lines(path)
+        }
+        return sources
+    }
+
+    static func file(_ path: String) -> ReceiptSource {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return ReceiptSource(name: path, bytes: .failure(Problem(code: "unreadableFile", reason: "cannot read \(path)")))
+        }
+        return ReceiptSource(name: path, bytes: .success([UInt8](data)))
+    }
+
+    private static func directory(_ path: String) -> [ReceiptSource] {
+        guard let walker = FileManager.default.enumerator(atPath: path) else {
+            return [ReceiptSource(name: path, bytes: .failure(Problem(code: "unreadableFile", reason: "cannot list \(path)")))]
+        }
+        var files: [String] = []
+        while let relative = walker.nextObject() as? String {
+            let full = (path as NSString).appendingPathComponent(relative)
+            let name = (relative as NSString).lastPathComponent
+            var isDirectory: ObjCBool = false
+            guard !name.hasPrefix("."), FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory),
+                  !isDirectory.boolValue
+            else { continue }
+            files.append(full)
+        }
+        return files.sorted().map(file)
+    }
+
+    /// One receipt per non-empty line: base64, or a request body `{"receipt-data": ...}`.
+    private static func lines(_ path: String) -> [ReceiptSource] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return [ReceiptSource(name: path, bytes: .failure(Problem(code: "unreadableFile", reason: "cannot read \(path)")))]
+        }
+        var sources: [ReceiptSource] = []
+        for (index, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let bytes = [UInt8](line).filter { $0 != UInt8(ascii: "\r") }
+            guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
+            sources.append(ReceiptSource(name: "\(path):\(index + 1)", bytes: .success(bytes)))
+        }
+        return sources
+    }
+}
+
+/// Transaction identifiers the server has already credited: one per line, or a JSON array.
+enum CreditedList {
+    static func read(_ path: String) throws -> Set<String> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Problem(code: "unreadableFile", reason: "cannot read \(path)")
+        }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasPrefix("[") {
+            guard let array = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any] else {
+                throw Problem(code: "invalidCreditedList", reason: "\(path) is not a JSON array")
+            }
+            return Set(array.compactMap { element in
+                if let text = element as? String { return text }
+                if let number = element as? NSNumber { return number.stringValue }
+                return nil
+            })
+        }
+        return Set(text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") })
+    }
+}
+
+/// Parses a device identifier: a UUID (identifierForVendor) or hex (a MAC address on macOS).
+enum DeviceIdentifier {
+    static func parse(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8).filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: ":") }
+        guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        var index = 0
+        while index < digits.count {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+            index += 2
+        }
+        return bytes
+    }
+}
