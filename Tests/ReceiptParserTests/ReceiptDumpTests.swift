@@ -16,7 +16,9 @@ struct ReceiptDumpTests {
         let errors: String
     }
 
-    func run(_ arguments: String...) throws -> Run {
+    func run(_ arguments: String...) throws -> Run { try run(arguments) }
+
+    func run(_ arguments: [String], input: [UInt8]? = nil) throws -> Run {
         let process = Process()
         process.executableURL = try #require(Self.binary, "receipt-dump not found beside the test bundle")
         process.arguments = arguments
@@ -25,7 +27,11 @@ struct ReceiptDumpTests {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
+        let standardInput = Pipe()
+        process.standardInput = standardInput
         try process.run()
+        if let input { standardInput.fileHandleForWriting.write(Data(input)) }
+        try standardInput.fileHandleForWriting.close()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
