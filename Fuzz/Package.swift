@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+// libFuzzer targets for ReceiptParser. Build and run them with Fuzz/run.sh; see the README's
+// "Fuzzing" section. Built with -sanitize=fuzzer,address, so only useful through run.sh.
+import PackageDescription
+
+let package = Package(
+    name: "ReceiptParserFuzz",
+    dependencies: [
+        .package(name: "ReceiptParser", path: ".."),
+    ],
+    targets: [
+        // What each target does with one input. The unit tests compile the same file
+        // (Tests/ReceiptParserTests/FuzzHarness.swift is a symlink to it) to replay
+        // Fuzz/regressions through exactly these code paths.
+        .target(name: "FuzzHarness", dependencies: [.product(name: "ReceiptParser", package: "ReceiptParser")]),
+        // libFuzzer's driver and the code every target shares.
+        .target(name: "CFuzzDriver"),
+        .target(name: "FuzzEntry", dependencies: ["CFuzzDriver", "FuzzHarness"]),
+        .executableTarget(name: "fuzz-pipeline", dependencies: ["FuzzEntry"]),
+        .executableTarget(name: "fuzz-payload", dependencies: ["FuzzEntry"]),
+        .executableTarget(name: "fuzz-input", dependencies: ["FuzzEntry"]),
+    ]
+)

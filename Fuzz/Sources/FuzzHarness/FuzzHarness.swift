@@ -1,0 +1,85 @@
+// The body of every fuzz target, shared with the unit tests.
+//
+// This file is compiled twice: into Fuzz/ (the FuzzHarness library the libFuzzer executables
+// call) and into the unit tests, through the symlink Tests/ReceiptParserTests/FuzzHarness.swift,
+// which replay Fuzz/regressions with it. Keep it free of anything but the public API.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ReceiptParser
+
+/// The fuzz targets.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// Bytes → input detection → container → verification against the test PKI → payload;
+    /// and the container's payload decoded unverified, so mutations reach the decoder too.
+    case pipeline
+    /// `ReceiptPayloadDecoder.decode` alone.
+    case payload
+    /// `ReceiptInput.receiptBytes(from:)` (raw / base64 / request body), then the container.
+    case input
+}
+
+/// Runs one input through one target and describes what happened.
+///
+/// A thrown `ReceiptError` is a normal outcome, recorded by its code. Anything else a target
+/// could do wrong (a trap, a sanitizer report, an error of another type) is a finding: traps
+/// and sanitizers stop the process on their own, other errors stop it here.
+public struct FuzzHarness: Sendable {
+    let verifier: ReceiptVerifier
+
+    /// `testRoot` is TestReceipts/pki/test-root.der (DER or PEM).
+    public init(testRoot: [UInt8]) throws {
+        verifier = ReceiptVerifier(anchor: try .appStore(rootCertificate: testRoot))
+    }
+
+    /// The outcome of `bytes` under `target`: `ok` or a ReceiptError code per stage, stages
+    /// separated by `/` (pipeline: verifyAndDecode / unverified payload decode; input:
+    /// receiptBytes / container parse; payload: decode). `-` marks a stage not reached.
+    public func run(_ target: FuzzTarget, _ bytes: [UInt8]) -> String {
+        switch target {
+        case .pipeline:
+            let verified = outcome { () throws(ReceiptError) in
+                let result = try verifier.verifyAndDecode(bytes)
+                try exercise(result.receipt)
+                _ = result.verification.chain.map { ($0.subject, $0.sha256) }
+            }
+            var container: ReceiptContainer?
+            _ = outcome { () throws(ReceiptError) in container = try ReceiptContainer.parse(bytes) }
+            let decoded = container.map { container in
+                outcome { () throws(ReceiptError) in try exercise(ReceiptPayloadDecoder.decode(container.payload)) }
+            } ?? "-"
+            return "\(verified)/\(decoded)"
+        case .payload:
+            return outcome { () throws(ReceiptError) in try exercise(ReceiptPayloadDecoder.decode(bytes)) }
+        case .input:
+            var receiptBytes: [UInt8]?
+            let read = outcome { () throws(ReceiptError) in receiptBytes = try ReceiptInput.receiptBytes(from: bytes) }
+            let parsed = receiptBytes.map { receiptBytes in
+                outcome { () throws(ReceiptError) in _ = try ReceiptContainer.parse(receiptBytes) }
+            } ?? "-"
+            return "\(read)/\(parsed)"
+        }
+    }
+
+    /// Reads every part of a decoded receipt the way a caller would, including its JSON form.
+    private func exercise(_ receipt: Receipt) throws(ReceiptError) {
+        do {
+            _ = try JSONEncoder().encode(receipt)
+        } catch {
+            fatalError("a decoded receipt does not encode as JSON: \(error)")
+        }
+        _ = receipt.attributes.reduce(0) { $0 &+ $1.value.count }
+        _ = receipt.inAppPurchases.reduce(0) { $0 &+ $1.attributes.count }
+    }
+
+    private func outcome(_ body: () throws(ReceiptError) -> Void) -> String {
+        do {
+            try body()
+            return "ok"
+        } catch {
+            return error.code.name
+        }
+    }
+}

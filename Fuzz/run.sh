@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets and runs them for SECONDS in total (split evenly), e.g.
+#
+#     Fuzz/run.sh 240            # what CI runs
+#     Fuzz/run.sh 3600           # a local campaign; Fuzz/corpus/ is kept between runs
+#     FUZZ_TARGETS="payload" Fuzz/run.sh 600
+#
+# Exits non-zero if any target crashes, leaks, takes more than 1 s on an input or more than
+# 512 MB, or if a committed regression input (Fuzz/regressions/) fails. Crashing inputs are
+# written to Fuzz/artifacts/<target>/; copy each into Fuzz/regressions/<target>/ and record its
+# expected outcome in Fuzz/regressions/MANIFEST (see the README's "Fuzzing" section).
+# Linux only: it needs the toolchain's libFuzzer and lld.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-60}
+targets=(${FUZZ_TARGETS:-pipeline payload input})
+per_target=$(( seconds / ${#targets[@]} ))
+(( per_target >= 1 )) || per_target=1
+shared=../shared/corpus/real
+
+echo "== building fuzz targets (release, -sanitize=fuzzer,address)"
+# Swift and C (the OpenSSL shim) are both instrumented. lld, because gold fails to link
+# libFuzzer into SwiftPM executables ("internal error in format_file_lineno").
+build_log=Fuzz/.build/fuzz-build.log
+mkdir -p Fuzz/.build
+if ! swift build --package-path Fuzz --scratch-path Fuzz/.build -c release \
+     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
+     -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -use-ld=lld > "$build_log" 2>&1; then
+  grep -v '^\[' "$build_log" >&2
+  echo "fuzz: the fuzz targets do not build" >&2
+  exit 1
+fi
+bin=$(swift build --package-path Fuzz --scratch-path Fuzz/.build -c release --show-bin-path)
+for target in "${targets[@]}"; do
+  [ -x "$bin/fuzz-$target" ] || { echo "fuzz-$target was not built" >&2; exit 1; }
+done
+
+# Seeds that are derived, not committed: payloads cut out of the receipts, and text forms of
+# them (base64 wrapped and not, request bodies). Rebuilt each run; git-ignored.
+seeds=Fuzz/corpus/.seeds
+rm -rf "$seeds"
+mkdir -p "$seeds/payload" "$seeds/input"
+receipts=(TestReceipts/receipts/*.receipt)
+if [ -d "$shared" ]; then receipts+=("$shared"/*.receipt); fi
+for receipt in "${receipts[@]}"; do
+  name=$(basename "$receipt" .receipt)
+  openssl cms -verify -noverify -nosigs -inform DER -binary -in "$receipt" \
+    -out "$seeds/payload/$name" >/dev/null 2>&1 || rm -f "$seeds/payload/$name"
+  [ -s "$seeds/payload/$name" ] || rm -f "$seeds/payload/$name"
+done
+for receipt in TestReceipts/receipts/sample.receipt TestReceipts/receipts/storekit.receipt \
+               $(ls "$shared"/*.receipt 2>/dev/null | head -5); do
+  name=$(basename "$receipt" .receipt)
+  base64 -w 76 "$receipt" > "$seeds/input/$name.b64"
+  printf '{"receipt-data":"%s","password":"x"}' "$(base64 -w 0 "$receipt" | sed 's,/,\\/,g')" > "$seeds/input/$name.json"
+done
+
+# Libfuzzer writes new inputs to the first corpus directory only; the others are read.
+seed_dirs() {
+  local target=$1
+  echo "Fuzz/regressions/$target"
+  case $target in
+    payload) echo "$seeds/payload" ;;
+    input) echo "$seeds/input TestReceipts/receipts" ;;
+    pipeline) echo "TestReceipts/receipts" ;;
+  esac
+  case $target in
+    pipeline|input) [ -d "$shared" ] && echo "$shared" ;;
+  esac
+  return 0
+}
+
+# A smaller quarantine than ASan's 256 MB default keeps long runs under -rss_limit_mb=512 while
+# still catching use-after-free of recent allocations.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:quarantine_size_mb=64}
+export LSAN_OPTIONS=suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0
+
+mkdir -p Fuzz/artifacts/logs
+status=0
+total=0
+for target in "${targets[@]}"; do
+  # Replay the committed regression inputs first (each runs once).
+  regressions=$(find "Fuzz/regressions/$target" -type f 2>/dev/null | sort)
+  if [ -n "$regressions" ]; then
+    # shellcheck disable=SC2086
+    if ! "$bin/fuzz-$target" -timeout=1 -rss_limit_mb=512 -malloc_limit_mb=512 $regressions \
+         > "Fuzz/artifacts/logs/$target-regressions.log" 2>&1; then
+      echo "FAIL: a regression input crashes fuzz-$target; see Fuzz/artifacts/logs/$target-regressions.log" >&2
+      tail -40 "Fuzz/artifacts/logs/$target-regressions.log" >&2
+      status=1
+      continue
+    fi
+  fi
+
+  corpus=Fuzz/corpus/$target
+  mkdir -p "$corpus" "Fuzz/artifacts/$target"
+  log=Fuzz/artifacts/logs/$target.log
+  echo "== fuzz-$target for ${per_target}s (corpus $corpus: $(ls "$corpus" | wc -l) inputs kept from earlier runs)"
+  # shellcheck disable=SC2046
+  if "$bin/fuzz-$target" "$corpus" $(seed_dirs "$target") \
+       -dict=Fuzz/receipt.dict -timeout=1 -rss_limit_mb=512 -malloc_limit_mb=512 \
+       -max_total_time="$per_target" -print_final_stats=1 \
+       -artifact_prefix="Fuzz/artifacts/$target/" > "$log" 2>&1; then
+    result=ok
+  else
+    result="FAILED (exit $?)"
+    status=1
+  fi
+  units=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  units=${units:-0}
+  total=$(( total + units ))
+  grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$log" \
+    | awk '!seen[$0]++' | sed 's/^/   /' || true
+  echo "   fuzz-$target: $result, $units executed units, corpus now $(ls "$corpus" | wc -l) inputs"
+  if [ "$result" != ok ]; then
+    grep -E -A12 'ERROR: ' "$log" >&2 || true
+    grep -E 'SUMMARY: |Test unit written to|ALARM' "$log" >&2 || true
+    echo "   full log: $log" >&2
+  fi
+done
+
+# A running count for the README's total (git-ignored, like the corpus).
+stats=Fuzz/corpus/executions
+previous=$(cat "$stats" 2>/dev/null || echo 0)
+echo $(( previous + total )) > "$stats"
+echo "fuzz: $total executed units in this run ($(cat "$stats") in all runs kept in Fuzz/corpus/)"
+if (( status != 0 )); then
+  echo "fuzz: FAILED; crashing inputs are in Fuzz/artifacts/<target>/" >&2
+fi
+exit $status

@@ -1,0 +1,1 @@
+../../Fuzz/Sources/FuzzHarness/FuzzHarness.swift
