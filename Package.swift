@@ -30,7 +30,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ReceiptParserTests",
-            dependencies: ["ReceiptParser"]
+            dependencies: ["ReceiptParser"],
+            exclude: ["Golden"]
         ),
     ]
 )
