@@ -171,3 +171,40 @@ struct SupportToolTests {
         #expect(filtered.output.contains("In-app purchases: 1 shown of 9"))
     }
 }
+
+/// Terminal-only behaviour (colour, progress bar), run under util-linux `script` for a terminal.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script is missing"))
+struct TerminalTests {
+    func onTerminal(_ arguments: String) throws -> String {
+        let binary = try #require(ReceiptDumpTests.binary)
+        let transcript = FileManager.default.temporaryDirectory.appendingPathComponent("tty-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: transcript) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "\(binary.path) \(arguments)", transcript.path]
+        process.currentDirectoryURL = Paths.fixtures
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = nil  // the test runner may set it; this test is about colour
+        process.environment = environment
+        try process.run()
+        process.waitUntilExit()
+        return String(decoding: try Data(contentsOf: transcript), as: UTF8.self)
+    }
+
+    @Test func colourOnATerminalUnlessTurnedOff() throws {
+        let coloured = try onTerminal("--root pki/test-root.der receipts/sample.receipt")
+        #expect(coloured.contains("\u{1B}[32mVERIFIED\u{1B}[0m"))
+        let plain = try onTerminal("--no-color --root pki/test-root.der receipts/sample.receipt")
+        #expect(plain.contains("VERIFIED (appStore"))
+        #expect(!plain.contains("\u{1B}["))
+    }
+
+    @Test func progressBarForBatchesOnATerminal() throws {
+        let transcript = try onTerminal("--format summary --root pki/test-root.der receipts/sample.receipt receipts/sha1.receipt")
+        #expect(transcript.contains("] 2/2"))
+        #expect(transcript.contains("Totals: 2 receipts, 2 verified"))
+    }
+}
