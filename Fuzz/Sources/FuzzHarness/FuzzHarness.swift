@@ -46,7 +46,9 @@ public struct FuzzHarness: Sendable {
                 _ = result.verification.chain.map { ($0.subject, $0.sha256) }
             }
             var container: ReceiptContainer?
-            _ = outcome { () throws(ReceiptError) in container = try ReceiptContainer.parse(bytes) }
+            _ = outcome { () throws(ReceiptError) in
+                container = try ReceiptContainer.parse(ReceiptInput.receiptBytes(from: bytes))
+            }
             let decoded = container.map { container in
                 outcome { () throws(ReceiptError) in try exercise(ReceiptPayloadDecoder.decode(container.payload)) }
             } ?? "-"
