@@ -36,6 +36,16 @@ public enum RFC3339 {
 
     /// The instant written in `bytes[range]`, or nil when it is not such a timestamp.
     static func parse(_ bytes: [UInt8], _ range: Range<Int>) -> Date? {
+        bytes.withUnsafeBufferPointer { parse($0, range) }
+    }
+
+    /// The instant written in UTF-8 `bytes`, or nil (for benchmarks comparing decoders).
+    @_spi(Benchmarks) public static func date(utf8 bytes: ArraySlice<UInt8>) -> Date? {
+        bytes.withUnsafeBufferPointer { parse($0, 0..<$0.count) }
+    }
+
+    /// The instant written in `bytes[range]`, or nil when it is not such a timestamp.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Date? {
         var cursor = range.lowerBound
         let end = range.upperBound
 

@@ -29,10 +29,24 @@ public struct ReceiptVerifier: Sendable {
     /// Apple's WWDR intermediates carry this extension.
     static let wwdrIntermediateOID = "1.2.840.113635.100.6.2.1"
 
+    /// Chains that passed, by the exact bytes of the receipt's certificates; nil when disabled.
+    let chainCache: ChainCache?
+
+    /// How many distinct certificate sets a verifier remembers by default. Apple signs with a
+    /// handful of signer certificates at a time, so a few dozen cover years of receipts.
+    public static let defaultChainCacheCapacity = 64
+
     /// Makes a verifier; by default App Store rules anchored at Apple Inc. Root.
-    public init(anchor: TrustAnchor = .appleIncRoot, policy: VerificationPolicy = VerificationPolicy()) {
+    ///
+    /// - Parameter chainCacheCapacity: how many certificate sets whose chain passed to remember
+    ///   (0 disables the cache). A receipt whose certificates are byte-identical to a remembered
+    ///   set skips certificate parsing and chain building; its signature and its certificates'
+    ///   validity at its own time are still checked, so the cache never changes a verdict.
+    public init(anchor: TrustAnchor = .appleIncRoot, policy: VerificationPolicy = VerificationPolicy(),
+                chainCacheCapacity: Int = ReceiptVerifier.defaultChainCacheCapacity) {
         self.anchor = anchor
         self.policy = policy
+        chainCache = chainCacheCapacity > 0 ? ChainCache(capacity: chainCacheCapacity) : nil
     }
 
     /// Reads, verifies and decodes a receipt given as raw bytes, base64 or a request body.
@@ -48,8 +62,18 @@ public struct ReceiptVerifier: Sendable {
             throw ReceiptError(.signerCount, "the receipt has \(container.signers.count) signers; exactly one is required")
         }
         let digest = try allowedDigest(signerInfo)
-        let certificates = try container.certificates.map { (der) throws(ReceiptError) in try Certificate(der: der) }
-        let signer = try findSigner(signerInfo, among: certificates)
+
+        // A certificate set whose chain passed before needs no parsing: only its signer's key.
+        let key = ChainCache.Key(certificates: container.certificates, signer: signerInfo.identifier)
+        let cached = chainCache?.entry(for: key)
+        var certificates: [Certificate] = []
+        let signer: Certificate
+        if let cached {
+            signer = cached.signer
+        } else {
+            certificates = try container.certificates.map { (der) throws(ReceiptError) in try Certificate(der: der) }
+            signer = try findSigner(signerInfo, among: certificates)
+        }
 
         // 1. The signature, over the content or over the signed attributes that hash it.
         let payload = ByteString(container.payload)
@@ -68,18 +92,25 @@ public struct ReceiptVerifier: Sendable {
             time = created
         }
 
-        // 3. The chain.
-        let chain: [Certificate]
-        switch anchor.mode {
-        case .appStore: chain = try appStoreChain(from: signer, among: certificates)
-        case .storeKitTesting: chain = try storeKitChain(signer: signer)
+        // 3. The chain (built, or remembered), judged at that time.
+        let entry: ChainCache.Entry
+        if let cached {
+            entry = cached
+        } else {
+            let chain: [Certificate]
+            switch anchor.mode {
+            case .appStore: chain = try appStoreChain(from: signer, among: certificates)
+            case .storeKitTesting: chain = try storeKitChain(signer: signer)
+            }
+            entry = ChainCache.Entry(signer: signer, chain: chain)
+            chainCache?.insert(entry, for: key)
         }
-        for certificate in chain where !certificate.isValid(at: time) {
+        for certificate in entry.chain where !certificate.isValid(at: time) {
             throw ReceiptError(.certificateNotValidAtTime,
                                "\(certificate.subjectName) is valid \(RFC3339.string(from: certificate.notBefore)) to \(RFC3339.string(from: certificate.notAfter)), not at \(RFC3339.string(from: time))")
         }
         return VerificationReport(mode: anchor.mode, digestAlgorithm: digest.name, validationTime: time,
-                                  chain: chain.map(CertificateSummary.init))
+                                  chain: entry.summaries)
     }
 
     private func allowedDigest(_ signerInfo: SignerInfo) throws(ReceiptError) -> Digest {

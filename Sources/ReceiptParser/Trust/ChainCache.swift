@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Chains that already passed, so that receipts carrying byte-identical certificates skip
+/// certificate parsing and chain building and pay only for their signature and time checks.
+///
+/// A ``ReceiptVerifier`` owns one; its anchor and policy never change, so a chain that passed
+/// once passes again for the same certificate bytes and the same SignerInfo identifier: chain
+/// building is a pure function of those. The key is therefore every certificate the receipt
+/// carries, byte for byte, in order, plus the signer identifier; an entry holds the parsed signer
+/// (its key checks the signature), the chain (its validity windows are checked against each
+/// receipt's own time) and the chain's summaries for the report. Only successes are stored.
+///
+/// Bounded: past `capacity` entries an arbitrary one is dropped. Thread-safe: one lock, held only
+/// for the lookup and the insertion, never while certificates are parsed or signatures checked.
+final class ChainCache: @unchecked Sendable {
+    // @unchecked: `entries` is only touched with `lock` held; the entries themselves are immutable.
+
+    /// A chain that passed under the owning verifier's anchor and policy.
+    final class Entry: Sendable {
+        /// The certificate whose key signs receipts.
+        let signer: Certificate
+        /// Signer first, anchor last; every one must be valid at each receipt's time.
+        let chain: [Certificate]
+        /// The chain as reports show it, made once.
+        let summaries: [CertificateSummary]
+
+        init(signer: Certificate, chain: [Certificate]) {
+            self.signer = signer
+            self.chain = chain
+            summaries = chain.map(CertificateSummary.init)
+        }
+    }
+
+    /// Every certificate of a receipt and its SignerInfo's identifier.
+    struct Key: Hashable, Sendable {
+        let certificates: [ByteString]
+        let signer: SignerInfo.Identifier
+
+        /// The key of a receipt. Its certificates may still share the receipt's storage.
+        init(certificates: [ByteString], signer: SignerInfo.Identifier) {
+            self.certificates = certificates
+            self.signer = signer
+        }
+
+        /// A copy that owns its bytes, so a cached key does not keep a whole receipt alive.
+        func owned() -> Key {
+            Key(certificates: certificates.map { ByteString(Array($0)) }, signer: signer)
+        }
+
+        /// Hashes the lengths and the last 32 bytes of each certificate (inside its signature,
+        /// so they differ between any two real certificates) and the identifier; equality below
+        /// compares every byte. Hashing whole certificates would cost more than the lookup saves.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(certificates.count)
+            for certificate in certificates {
+                hasher.combine(certificate.count)
+                certificate.storage.suffix(32).withUnsafeBytes { hasher.combine(bytes: $0) }
+            }
+            hasher.combine(signer)
+        }
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            guard lhs.certificates.count == rhs.certificates.count, lhs.signer == rhs.signer else { return false }
+            for (left, right) in zip(lhs.certificates, rhs.certificates) where !ChainCache.equal(left, right) {
+                return false
+            }
+            return true
+        }
+    }
+
+    /// The most entries kept.
+    let capacity: Int
+    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+    private var entries: [Key: Entry] = [:]
+
+    init(capacity: Int) {
+        precondition(capacity > 0, "a ChainCache holds at least one entry")
+        self.capacity = capacity
+        lock = .allocate(capacity: 1)
+        lock.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(lock, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
+
+    /// The entry for `key`, if its chain passed before.
+    func entry(for key: Key) -> Entry? {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return entries[key]
+    }
+
+    /// Remembers a chain that passed.
+    func insert(_ entry: Entry, for key: Key) {
+        let owned = key.owned()
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        if entries[owned] == nil, entries.count >= capacity, let victim = entries.keys.first {
+            entries[victim] = nil
+        }
+        entries[owned] = entry
+    }
+
+    /// How many chains are remembered.
+    var count: Int {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return entries.count
+    }
+
+    static func equal(_ left: ByteString, _ right: ByteString) -> Bool {
+        guard left.count == right.count else { return false }
+        return left.storage.withUnsafeBytes { a in
+            right.storage.withUnsafeBytes { b in
+                a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+            }
+        }
+    }
+}
