@@ -43,29 +43,14 @@ struct TextReport {
         appendCertificates(result, to: &lines)
         guard let receipt = result.receipt else { return lines.joined(separator: "\n") + "\n" }
 
-        field("Receipt type", receipt.receiptType)
-        field("Bundle ID", receipt.bundleID)
-        field("Application version", receipt.applicationVersion)
-        field("Original application version", receipt.originalApplicationVersion)
-        field("Created", receipt.creationDate.map(RFC3339.string(from:)))
-        field("Expires", receipt.expirationDate.map(RFC3339.string(from:)))
-        field("Original purchase", receipt.originalPurchaseDate.map(RFC3339.string(from:)))
-        field("App item ID", receipt.appItemID.map(String.init))
-        field("Download ID", receipt.downloadID.map(String.init))
-        field("Version external identifier", receipt.versionExternalIdentifier.map(String.init))
-        field("Age rating", receipt.ageRating)
-        field("Opaque value", receipt.opaqueValue?.hex)
-        field("SHA-1 hash", receipt.sha1Hash?.hex)
+        for (label, value) in SupportView.fields(of: receipt) { field(label, value) }
 
         let shown = receipt.inAppPurchases.count
         let count = shown == result.totalInAppPurchases ? "\(shown)" : "\(shown) shown of \(result.totalInAppPurchases)"
         lines.append("  In-app purchases: \(count)" + (shown == 0 ? "" : ", by purchase date"))
         lines += purchaseTable(receipt.inAppPurchases).map { "    " + $0 }
 
-        let active = receipt.activeSubscriptions(at: statusTime)
-        let statusLine = active.isEmpty ? "none active"
-            : active.map { "\($0.productID ?? "?") active until \($0.expiresDate.map(RFC3339.string(from:)) ?? "?")" }.joined(separator: "; ")
-        lines.append("  Subscriptions at \(RFC3339.string(from: statusTime)): \(statusLine)")
+        lines.append("  Subscriptions at \(RFC3339.string(from: statusTime)): \(SupportView.subscriptionStatus(of: receipt, at: statusTime))")
 
         if let reconciliation = result.reconciliation {
             let missed = reconciliation.notCredited
@@ -100,22 +85,9 @@ struct TextReport {
     /// The purchases as an aligned table, oldest first.
     private func purchaseTable(_ purchases: [InAppPurchase]) -> [String] {
         guard !purchases.isEmpty else { return [] }
-        func date(_ value: Date?) -> String { value.map(RFC3339.string(from:)) ?? "-" }
-        let rows: [[String]] = purchases
-            .sorted { ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast) }
-            .map { purchase in
-                var flags: [String] = []
-                if purchase.isTrialPeriod == true { flags.append("trial") }
-                if purchase.isInIntroOfferPeriod == true { flags.append("intro") }
-                if let offer = purchase.promotionalOfferID, !offer.isEmpty { flags.append("offer:\(offer)") }
-                if purchase.cancellationDate != nil { flags.append("REFUNDED") }
-                return [date(purchase.purchaseDate), purchase.productID ?? "-", purchase.transactionID ?? "-",
-                        purchase.originalTransactionID ?? "-", date(purchase.expiresDate), date(purchase.cancellationDate),
-                        purchase.quantity.map(String.init) ?? "-", flags.joined(separator: " ")]
-            }
-        let header = ["PURCHASED", "PRODUCT", "TRANSACTION", "ORIGINAL", "EXPIRES", "CANCELLED", "QTY", "FLAGS"]
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        return ([header] + rows).map { row in
+        let table = [SupportView.purchaseColumns] + SupportView.purchaseRows(purchases)
+        let widths = SupportView.purchaseColumns.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
+        return table.map { row in
             row.enumerated().map { column, cell in
                 column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)

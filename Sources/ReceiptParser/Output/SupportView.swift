@@ -1,0 +1,68 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What support staff see of a receipt, as labelled text: shared by `receipt-dump --format text`
+/// and the server's page so both show the same thing.
+public enum SupportView {
+    /// The receipt's named fields as (label, value) pairs, absent ones left out.
+    public static func fields(of receipt: Receipt) -> [(label: String, value: String)] {
+        func date(_ value: Date?) -> String? { value.map(RFC3339.string(from:)) }
+        let pairs: [(String, String?)] = [
+            ("Receipt type", receipt.receiptType),
+            ("Bundle ID", receipt.bundleID),
+            ("Application version", receipt.applicationVersion),
+            ("Original application version", receipt.originalApplicationVersion),
+            ("Created", date(receipt.creationDate)),
+            ("Expires", date(receipt.expirationDate)),
+            ("Original purchase", date(receipt.originalPurchaseDate)),
+            ("App item ID", receipt.appItemID.map(String.init)),
+            ("Download ID", receipt.downloadID.map(String.init)),
+            ("Version external identifier", receipt.versionExternalIdentifier.map(String.init)),
+            ("Age rating", receipt.ageRating),
+            ("Opaque value", receipt.opaqueValue?.hex),
+            ("SHA-1 hash", receipt.sha1Hash?.hex),
+        ]
+        return pairs.compactMap { label, value in value.map { (label, $0) } }
+    }
+
+    /// The columns of the purchase table.
+    public static let purchaseColumns = ["PURCHASED", "PRODUCT", "TRANSACTION", "ORIGINAL", "EXPIRES", "CANCELLED", "QTY", "FLAGS"]
+
+    /// One row per purchase, oldest first, cells as in ``purchaseColumns``.
+    public static func purchaseRows(_ purchases: [InAppPurchase]) -> [[String]] {
+        func date(_ value: Date?) -> String { value.map(RFC3339.string(from:)) ?? "-" }
+        return purchases
+            .sorted { ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast) }
+            .map { purchase in
+                var flags: [String] = []
+                if purchase.isTrialPeriod == true { flags.append("trial") }
+                if purchase.isInIntroOfferPeriod == true { flags.append("intro") }
+                if let offer = purchase.promotionalOfferID, !offer.isEmpty { flags.append("offer:\(offer)") }
+                if purchase.cancellationDate != nil { flags.append("REFUNDED") }
+                return [date(purchase.purchaseDate), purchase.productID ?? "-", purchase.transactionID ?? "-",
+                        purchase.originalTransactionID ?? "-", date(purchase.expiresDate), date(purchase.cancellationDate),
+                        purchase.quantity.map(String.init) ?? "-", flags.joined(separator: " ")]
+            }
+    }
+
+    /// The subscription status line: what is active at `date`.
+    public static func subscriptionStatus(of receipt: Receipt, at date: Date) -> String {
+        let active = receipt.activeSubscriptions(at: date)
+        guard !active.isEmpty else { return "none active" }
+        return active.map { "\($0.productID ?? "?") active until \($0.expiresDate.map(RFC3339.string(from:)) ?? "?")" }
+            .joined(separator: "; ")
+    }
+
+    /// The verdict line for a verification outcome.
+    public static func verdict(_ outcome: Result<VerificationReport, ReceiptError>) -> String {
+        switch outcome {
+        case .success(let report):
+            return "VERIFIED (\(report.mode.rawValue), \(report.digestAlgorithm), certificates valid at \(RFC3339.string(from: report.validationTime)))"
+        case .failure(let error):
+            return "NOT VERIFIED (\(error.code)): \(error.reason)"
+        }
+    }
+}
