@@ -14,38 +14,10 @@ import Foundation
 public enum ReceiptPayloadDecoder {
     /// Decodes a whole payload. The bytes are not verified here: see ``ReceiptVerifier``.
     public static func decode(_ payload: [UInt8]) throws(ReceiptError) -> Receipt {
-        let reader = ASN1Reader(payload, allowsIndefiniteLength: false)
-        let set = try attributeSet(reader, in: 0..<payload.count, depth: 0, what: "payload")
-        var receipt = Receipt()
-        var seen = SeenTypes(base: 0)
-        try forEachAttribute(reader, in: set, depth: 0) { (attribute, valueRange) throws(ReceiptError) in
-            receipt.attributes.append(attribute)
-            let value = Value(reader: reader, range: valueRange, type: attribute.type)
-            switch attribute.type {
-            case 17:
-                guard receipt.inAppPurchases.count < DecodingLimits.maximumInAppPurchases else {
-                    throw ReceiptError(.tooLarge, "more than \(DecodingLimits.maximumInAppPurchases) in-app purchases")
-                }
-                receipt.inAppPurchases.append(try decodeInAppPurchase(reader, in: valueRange))
-                return
-            case 0: receipt.receiptType = try value.string()
-            case 1: receipt.appItemID = try value.integer()
-            case 2: receipt.bundleID = try value.string()
-            case 3: receipt.applicationVersion = try value.string()
-            case 4: receipt.opaqueValue = attribute.value
-            case 5: receipt.sha1Hash = attribute.value
-            case 10: receipt.ageRating = try value.string()
-            case 12: receipt.creationDate = try value.date()
-            case 15: receipt.downloadID = try value.integer()
-            case 16: receipt.versionExternalIdentifier = try value.integer()
-            case 18: receipt.originalPurchaseDate = try value.date()
-            case 19: receipt.originalApplicationVersion = try value.string()
-            case 21: receipt.expirationDate = try value.date()
-            default: return
-            }
-            try seen.insert(attribute.type)
+        try withDER(payload) { (der) throws(ReceiptError) in
+            var decoder = Decoder(payload: payload, der: der)
+            return try decoder.receipt()
         }
-        return receipt
     }
 
     /// Finds the receipt creation date (attribute 12) without decoding anything else.
@@ -53,63 +25,150 @@ public enum ReceiptPayloadDecoder {
     /// Verification needs this date before the signature is known to be good, so it reads as
     /// little of the untrusted payload as it can: one pass over the top-level attributes.
     static func creationDate(in payload: [UInt8]) throws(ReceiptError) -> Date? {
-        let reader = ASN1Reader(payload, allowsIndefiniteLength: false)
-        let set = try attributeSet(reader, in: 0..<payload.count, depth: 0, what: "payload")
-        var found: Date?
-        var seen = false
-        try forEachAttribute(reader, in: set, depth: 0) { (attribute, valueRange) throws(ReceiptError) in
-            guard attribute.type == 12 else { return }
-            guard !seen else { throw ReceiptError(.duplicateAttribute, "attribute 12 occurs twice") }
-            seen = true
-            found = try Value(reader: reader, range: valueRange, type: 12).date()
-        }
-        return found
-    }
-
-    private static func decodeInAppPurchase(_ reader: ASN1Reader, in range: Range<Int>) throws(ReceiptError) -> InAppPurchase {
-        let set = try attributeSet(reader, in: range, depth: 3, what: "in-app purchase (attribute 17)")
-        var purchase = InAppPurchase()
-        var seen = SeenTypes(base: 1701)
-        try forEachAttribute(reader, in: set, depth: 3) { (attribute, valueRange) throws(ReceiptError) in
-            purchase.attributes.append(attribute)
-            let value = Value(reader: reader, range: valueRange, type: attribute.type)
-            switch attribute.type {
-            case 1701: purchase.quantity = try value.integer()
-            case 1702: purchase.productID = try value.string()
-            case 1703: purchase.transactionID = try value.string()
-            case 1704: purchase.purchaseDate = try value.date()
-            case 1705: purchase.originalTransactionID = try value.string()
-            case 1706: purchase.originalPurchaseDate = try value.date()
-            case 1707: purchase.productType = try value.integer()
-            case 1708: purchase.expiresDate = try value.date()
-            case 1711: purchase.webOrderLineItemID = try value.integer()
-            case 1712: purchase.cancellationDate = try value.date()
-            case 1713: purchase.isTrialPeriod = try value.boolean()
-            case 1719: purchase.isInIntroOfferPeriod = try value.boolean()
-            case 1721: purchase.promotionalOfferID = try value.string()
-            default: return
+        try withDER(payload) { (der) throws(ReceiptError) -> Date? in
+            let set = try attributeSet(der, in: 0..<payload.count, what: "payload")
+            var found: Date?
+            var seen = false
+            var attributes = Attributes(der: der, set: set)
+            while let attribute = try attributes.next() {
+                guard attribute.type == 12 else { continue }
+                guard !seen else { throw ReceiptError(.duplicateAttribute, "attribute 12 occurs twice") }
+                seen = true
+                found = try Value(der: der, range: attribute.value, type: 12).date()
             }
-            try seen.insert(attribute.type)
+            return found
         }
-        return purchase
     }
 
-    private static func attributeSet(_ reader: ASN1Reader, in range: Range<Int>, depth: Int,
-                                     what: String) throws(ReceiptError) -> ASN1Element {
-        guard range.lowerBound < range.upperBound, reader.bytes[range.lowerBound] == ASN1Tag.set else {
+    /// Runs `body` with the payload's memory borrowed for the decode.
+    private static func withDER<T>(_ payload: [UInt8], _ body: (DERBuffer) throws(ReceiptError) -> T) throws(ReceiptError) -> T {
+        let result: Result<T, ReceiptError> = payload.withUnsafeBufferPointer { buffer in
+            do throws(ReceiptError) { return .success(try body(DERBuffer(bytes: buffer))) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// One decode: the payload (whose slices become the raw attributes), its memory, and the
+    /// strings already made, so that the product identifiers repeated in every entry are one
+    /// String each rather than one allocation per entry.
+    private struct Decoder {
+        let payload: [UInt8]
+        let der: DERBuffer
+        var strings = RecentStrings()
+
+        mutating func receipt() throws(ReceiptError) -> Receipt {
+            let set = try attributeSet(der, in: 0..<payload.count, what: "payload")
+            var receipt = Receipt()
+            let counts = der.countAttributes(in: set.contentRange)
+            receipt.attributes.reserveCapacity(counts.all)
+            receipt.inAppPurchases.reserveCapacity(min(counts.inApp, DecodingLimits.maximumInAppPurchases))
+            var seen = SeenTypes(base: 0)
+            var attributes = Attributes(der: der, set: set)
+            while let field = try attributes.next() {
+                receipt.attributes.append(ReceiptAttribute(type: field.type, version: field.version,
+                                                           value: ByteString(payload[field.value])))
+                let value = Value(der: der, range: field.value, type: field.type)
+                switch field.type {
+                case 17:
+                    guard receipt.inAppPurchases.count < DecodingLimits.maximumInAppPurchases else {
+                        throw ReceiptError(.tooLarge, "more than \(DecodingLimits.maximumInAppPurchases) in-app purchases")
+                    }
+                    // Decoded in place: an InAppPurchase is large, and copying it costs.
+                    receipt.inAppPurchases.append(InAppPurchase())
+                    try decodeInAppPurchase(in: field.value, into: &receipt.inAppPurchases[receipt.inAppPurchases.count - 1])
+                    continue
+                case 0: receipt.receiptType = try value.string()
+                case 1: receipt.appItemID = try value.integer()
+                case 2: receipt.bundleID = try value.string()
+                case 3: receipt.applicationVersion = try value.string()
+                case 4: receipt.opaqueValue = receipt.attributes[receipt.attributes.count - 1].value
+                case 5: receipt.sha1Hash = receipt.attributes[receipt.attributes.count - 1].value
+                case 10: receipt.ageRating = try value.string()
+                case 12: receipt.creationDate = try value.date()
+                case 15: receipt.downloadID = try value.integer()
+                case 16: receipt.versionExternalIdentifier = try value.integer()
+                case 18: receipt.originalPurchaseDate = try value.date()
+                case 19: receipt.originalApplicationVersion = try value.string()
+                case 21: receipt.expirationDate = try value.date()
+                default: continue
+                }
+                try seen.insert(field.type)
+            }
+            return receipt
+        }
+
+        private mutating func decodeInAppPurchase(in range: Range<Int>, into purchase: inout InAppPurchase) throws(ReceiptError) {
+            let set = try attributeSet(der, in: range, what: "in-app purchase (attribute 17)")
+            purchase.attributes.reserveCapacity(der.countAttributes(in: set.contentRange).all)
+            var seen = SeenTypes(base: 1701)
+            var transaction: (range: Range<Int>, text: String)?
+            var attributes = Attributes(der: der, set: set)
+            while let field = try attributes.next() {
+                purchase.attributes.append(ReceiptAttribute(type: field.type, version: field.version,
+                                                            value: ByteString(payload[field.value])))
+                let value = Value(der: der, range: field.value, type: field.type)
+                switch field.type {
+                case 1701: purchase.quantity = try value.integer()
+                case 1702: purchase.productID = try value.string(&strings)
+                case 1703:
+                    let text = try value.string()
+                    purchase.transactionID = text
+                    transaction = (field.value, text)
+                case 1704: purchase.purchaseDate = try value.date()
+                case 1705:
+                    // Usually the transaction itself, or the first purchase of a subscription.
+                    if let transaction, der.equal(transaction.range, field.value) {
+                        purchase.originalTransactionID = transaction.text
+                    } else {
+                        purchase.originalTransactionID = try value.string(&strings)
+                    }
+                case 1706: purchase.originalPurchaseDate = try value.date()
+                case 1707: purchase.productType = try value.integer()
+                case 1708: purchase.expiresDate = try value.date()
+                case 1711: purchase.webOrderLineItemID = try value.integer()
+                case 1712: purchase.cancellationDate = try value.date()
+                case 1713: purchase.isTrialPeriod = try value.boolean()
+                case 1719: purchase.isInIntroOfferPeriod = try value.boolean()
+                case 1721: purchase.promotionalOfferID = try value.string(&strings)
+                default: continue
+                }
+                try seen.insert(field.type)
+            }
+        }
+    }
+
+    private static func attributeSet(_ der: DERBuffer, in range: Range<Int>, what: String) throws(ReceiptError) -> ASN1Element {
+        guard range.lowerBound < range.upperBound, der[range.lowerBound] == ASN1Tag.set else {
             throw ReceiptError(.notReceiptPayload, "the \(what) is not a SET of attributes")
         }
-        return try reader.onlyElement(in: range, depth: depth)
+        return try der.onlyElement(in: range)
     }
 
-    /// Calls `body` with each attribute of `set` and the range of its OCTET STRING content.
-    private static func forEachAttribute(
-        _ reader: ASN1Reader, in set: ASN1Element, depth: Int,
-        _ body: (ReceiptAttribute, Range<Int>) throws(ReceiptError) -> Void
-    ) throws(ReceiptError) {
-        var attributes = reader.children(of: set, depth: depth)
+    /// One `ReceiptAttribute ::= SEQUENCE { type INTEGER, version INTEGER, value OCTET STRING }`.
+    private struct AttributeFields {
+        let type: Int
+        let version: Int
+        /// The content of the value's OCTET STRING.
+        let value: Range<Int>
+    }
+
+    /// The attributes of a SET, in order.
+    private struct Attributes {
+        let der: DERBuffer
+        var cursor: Int
+        let limit: Int
         var count = 0
-        while let sequence = try attributes.next() {
+
+        init(der: DERBuffer, set: ASN1Element) {
+            self.der = der
+            cursor = set.contentStart
+            limit = set.contentEnd
+        }
+
+        mutating func next() throws(ReceiptError) -> AttributeFields? {
+            guard cursor < limit else { return nil }
+            let sequence = try der.element(at: cursor, limit: limit)
+            cursor = sequence.end
             count += 1
             guard count <= DecodingLimits.maximumAttributeCount else {
                 throw ReceiptError(.tooLarge, "more than \(DecodingLimits.maximumAttributeCount) attributes in one set")
@@ -117,18 +176,32 @@ public enum ReceiptPayloadDecoder {
             guard sequence.identifier == ASN1Tag.sequence else {
                 throw ReceiptError(.notReceiptPayload, "attribute at offset \(sequence.start) is not a SEQUENCE")
             }
-            var fields = reader.children(of: sequence, depth: depth + 1)
-            let typeField = try fields.next(ASN1Tag.integer, "an attribute type INTEGER at offset \(sequence.start)", else: .notReceiptPayload)
-            let versionField = try fields.next(ASN1Tag.integer, "an attribute version INTEGER at offset \(sequence.start)", else: .notReceiptPayload)
-            let valueField = try fields.next(ASN1Tag.octetString, "an attribute value OCTET STRING at offset \(sequence.start)", else: .notReceiptPayload)
-            guard fields.isAtEnd else {
+            var position = sequence.contentStart
+            let end = sequence.contentEnd
+            let typeField = try field(ASN1Tag.integer, at: &position, end: end, sequence, "type INTEGER")
+            let versionField = try field(ASN1Tag.integer, at: &position, end: end, sequence, "version INTEGER")
+            let valueField = try field(ASN1Tag.octetString, at: &position, end: end, sequence, "value OCTET STRING")
+            guard position >= end else {
                 throw ReceiptError(.notReceiptPayload, "attribute at offset \(sequence.start) has more than three fields")
             }
-            let type = try reader.int64(typeField)
-            let version = try reader.int64(versionField)
-            let attribute = ReceiptAttribute(type: Int(type), version: Int(version),
-                                             value: ByteString(reader.bytes[valueField.contentRange]))
-            try body(attribute, valueField.contentRange)
+            return AttributeFields(type: Int(try der.int64(typeField.contentRange)),
+                                   version: Int(try der.int64(versionField.contentRange)),
+                                   value: valueField.contentRange)
+        }
+
+        /// The next field of an attribute, which must exist and carry `identifier`.
+        @inline(__always)
+        private func field(_ identifier: UInt8, at position: inout Int, end: Int, _ sequence: ASN1Element,
+                           _ what: StaticString) throws(ReceiptError) -> ASN1Element {
+            guard position < end else { throw missing(what, sequence) }
+            let element = try der.element(at: position, limit: end)
+            guard element.identifier == identifier else { throw missing(what, sequence) }
+            position = element.end
+            return element
+        }
+
+        private func missing(_ what: StaticString, _ sequence: ASN1Element) -> ReceiptError {
+            ReceiptError(.notReceiptPayload, "expected an attribute \(what) at offset \(sequence.start)")
         }
     }
 
@@ -148,15 +221,43 @@ public enum ReceiptPayloadDecoder {
         }
     }
 
+    /// The last few strings made from the payload, by their encoding: product identifiers and
+    /// original transaction identifiers repeat across entries, and a repeat costs a comparison
+    /// instead of an allocation.
+    private struct RecentStrings {
+        static let size = 8
+        private var keys: [(identifier: UInt8, range: Range<Int>)] = []
+        private var strings: [String] = []
+        private var next = 0
+
+        func find(_ identifier: UInt8, _ range: Range<Int>, in der: DERBuffer) -> String? {
+            for index in keys.indices where keys[index].identifier == identifier && der.equal(keys[index].range, range) {
+                return strings[index]
+            }
+            return nil
+        }
+
+        mutating func insert(_ identifier: UInt8, _ range: Range<Int>, _ text: String) {
+            if keys.count < Self.size {
+                keys.append((identifier, range))
+                strings.append(text)
+            } else {
+                keys[next] = (identifier, range)
+                strings[next] = text
+                next = (next + 1) % Self.size
+            }
+        }
+    }
+
     /// The value of one attribute, read as the type its meaning requires.
     private struct Value {
-        let reader: ASN1Reader
+        let der: DERBuffer
         let range: Range<Int>
         let type: Int
 
         private func element() throws(ReceiptError) -> ASN1Element {
             do throws(ReceiptError) {
-                return try reader.onlyElement(in: range, depth: 5)
+                return try der.onlyElement(in: range)
             } catch {
                 throw ReceiptError(error.code, "attribute \(type): \(error.reason)")
             }
@@ -164,9 +265,23 @@ public enum ReceiptPayloadDecoder {
 
         func string() throws(ReceiptError) -> String {
             let element = try element()
-            let content = reader.bytes[element.contentRange]
+            return try text(element)
+        }
+
+        /// A string, shared with an identical earlier one when there is one.
+        func string(_ recent: inout RecentStrings) throws(ReceiptError) -> String {
+            let element = try element()
+            if let known = recent.find(element.identifier, element.contentRange, in: der) { return known }
+            let made = try text(element)
+            recent.insert(element.identifier, element.contentRange, made)
+            return made
+        }
+
+        private func text(_ element: ASN1Element) throws(ReceiptError) -> String {
+            let content = UnsafeBufferPointer(rebasing: der.bytes[element.contentRange])
             switch element.identifier {
             case ASN1Tag.utf8String:
+                if content.allSatisfy({ $0 < 0x80 }) { return String(decoding: content, as: UTF8.self) }
                 if let text = String(validatingUTF8Bytes: content) { return text }
                 throw ReceiptError(.wrongValueType, "attribute \(type) is not valid UTF-8")
             case ASN1Tag.ia5String:
@@ -185,8 +300,8 @@ public enum ReceiptPayloadDecoder {
                 throw ReceiptError(.wrongValueType, "attribute \(type) should be a date string, found tag 0x\(String(element.identifier, radix: 16))")
             }
             if element.contentRange.isEmpty { return nil }
-            guard let date = RFC3339.parse(reader.bytes, element.contentRange) else {
-                let text = String(decoding: reader.bytes[element.contentRange.prefix(64)], as: UTF8.self)
+            guard let date = RFC3339.parse(der.bytes, element.contentRange) else {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: der.bytes[element.contentRange.prefix(64)]), as: UTF8.self)
                 throw ReceiptError(.invalidDate, "attribute \(type) is not an RFC 3339 date: \"\(text)\"")
             }
             return date
@@ -198,7 +313,7 @@ public enum ReceiptPayloadDecoder {
                 throw ReceiptError(.wrongValueType, "attribute \(type) should be an INTEGER, found tag 0x\(String(element.identifier, radix: 16))")
             }
             do throws(ReceiptError) {
-                return try ASN1Reader.int64(reader.bytes, element.contentRange)
+                return try der.int64(element.contentRange)
             } catch {
                 throw ReceiptError(error.code, "attribute \(type): \(error.reason)")
             }
@@ -208,9 +323,29 @@ public enum ReceiptPayloadDecoder {
     }
 }
 
+extension DERBuffer {
+    /// The number of attributes in a SET's content and how many are type 17, from the headers
+    /// alone, without throwing: capacities to reserve. The real pass checks everything.
+    func countAttributes(in range: Range<Int>) -> (all: Int, inApp: Int) {
+        var cursor = range.lowerBound
+        var all = 0
+        var inApp = 0
+        while cursor < range.upperBound, let element = try? element(at: cursor, limit: range.upperBound) {
+            // An in-app entry starts 02 01 11: INTEGER 17.
+            if element.contentEnd - element.contentStart >= 3, bytes[element.contentStart] == ASN1Tag.integer,
+               bytes[element.contentStart + 1] == 1, bytes[element.contentStart + 2] == 17 {
+                inApp += 1
+            }
+            cursor = element.end
+            all += 1
+        }
+        return (all, inApp)
+    }
+}
+
 extension String {
     /// The text of `bytes` if they are valid UTF-8, else nil (never a lossy repair).
-    init?(validatingUTF8Bytes bytes: ArraySlice<UInt8>) {
+    init?<Bytes: Collection<UInt8>>(validatingUTF8Bytes bytes: Bytes) {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         loop: while true {
