@@ -18,8 +18,7 @@ import Darwin
 ///
 /// Bounded: past `capacity` entries an arbitrary one is dropped. Thread-safe: one lock, held only
 /// for the lookup and the insertion, never while certificates are parsed or signatures checked.
-final class ChainCache: @unchecked Sendable {
-    // @unchecked: `entries` is only touched with `lock` held; the entries themselves are immutable.
+final class ChainCache: Sendable {
 
     /// A chain that passed under the owning verifier's anchor and policy.
     final class Entry: Sendable {
@@ -74,48 +73,23 @@ final class ChainCache: @unchecked Sendable {
         }
     }
 
+    private let entries: BoundedCache<Key, Entry>
+
     /// The most entries kept.
-    let capacity: Int
-    private let lock: UnsafeMutablePointer<pthread_mutex_t>
-    private var entries: [Key: Entry] = [:]
+    var capacity: Int { entries.capacity }
 
     init(capacity: Int) {
-        precondition(capacity > 0, "a ChainCache holds at least one entry")
-        self.capacity = capacity
-        lock = .allocate(capacity: 1)
-        lock.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(lock, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(lock)
-        lock.deallocate()
+        entries = BoundedCache(capacity: capacity)
     }
 
     /// The entry for `key`, if its chain passed before.
-    func entry(for key: Key) -> Entry? {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return entries[key]
-    }
+    func entry(for key: Key) -> Entry? { entries[key] }
 
     /// Remembers a chain that passed.
-    func insert(_ entry: Entry, for key: Key) {
-        let owned = key.owned()
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        if entries[owned] == nil, entries.count >= capacity, let victim = entries.keys.first {
-            entries[victim] = nil
-        }
-        entries[owned] = entry
-    }
+    func insert(_ entry: Entry, for key: Key) { entries.insert(entry, for: key.owned()) }
 
     /// How many chains are remembered.
-    var count: Int {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return entries.count
-    }
+    var count: Int { entries.count }
 
     static func equal(_ left: ByteString, _ right: ByteString) -> Bool {
         guard left.count == right.count else { return false }
@@ -125,4 +99,61 @@ final class ChainCache: @unchecked Sendable {
             }
         }
     }
+}
+
+/// A dictionary of at most `capacity` entries behind a lock: past the capacity an arbitrary
+/// entry is dropped. The lock is held only to read or write the dictionary.
+final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `entries` is only touched with `lock` held.
+    let capacity: Int
+    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+    private var entries: [Key: Value] = [:]
+
+    init(capacity: Int) {
+        precondition(capacity > 0, "a cache holds at least one entry")
+        self.capacity = capacity
+        lock = .allocate(capacity: 1)
+        lock.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(lock, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(lock)
+        lock.deinitialize(count: 1)
+        lock.deallocate()
+    }
+
+    subscript(key: Key) -> Value? {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return entries[key]
+    }
+
+    func insert(_ value: Value, for key: Key) {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        if entries[key] == nil, entries.count >= capacity, let victim = entries.keys.first {
+            entries[victim] = nil
+        }
+        entries[key] = value
+    }
+
+    var count: Int {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return entries.count
+    }
+}
+
+/// A certificate's DER as a dictionary key: hashed by its length and its last 32 bytes (inside
+/// the signature), compared byte for byte.
+struct CertificateBytes: Hashable, Sendable {
+    let der: ByteString
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(der.count)
+        der.storage.suffix(32).withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
+    static func == (lhs: CertificateBytes, rhs: CertificateBytes) -> Bool { ChainCache.equal(lhs.der, rhs.der) }
 }

@@ -59,7 +59,24 @@ public struct VerifiedReceipt: Sendable, Hashable, Codable {
 extension ReceiptContainer {
     /// Summaries of the certificates the receipt carries, for display. Certificates OpenSSL
     /// cannot parse are left out.
+    ///
+    /// Summaries are remembered by the certificates' exact bytes (a few hundred, process-wide),
+    /// so a batch of receipts from the same signer parses each certificate once.
     public func certificateSummaries() -> [CertificateSummary] {
-        certificates.compactMap { try? CertificateSummary(Certificate(der: $0)) }
+        certificates.compactMap { der in
+            let key = CertificateBytes(der: der)
+            if let known = CertificateSummary.cache[key] { return known.summary }
+            let summary = try? CertificateSummary(Certificate(der: der))
+            CertificateSummary.cache.insert(CertificateSummary.Known(summary: summary),
+                                            for: CertificateBytes(der: ByteString(Array(der))))
+            return summary
+        }
     }
+}
+
+extension CertificateSummary {
+    /// A summary, or nil for bytes OpenSSL cannot parse as a certificate.
+    struct Known: Sendable { let summary: CertificateSummary? }
+    /// Summaries by certificate bytes, for ``ReceiptContainer/certificateSummaries()``.
+    static let cache = BoundedCache<CertificateBytes, Known>(capacity: 512)
 }
