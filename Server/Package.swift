@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The verifyReceipt-compatible server lives in its own package so the library stays free of
+// server dependencies (SwiftNIO, Hummingbird) for everyone who only links ReceiptParser.
+let package = Package(
+    name: "ReceiptServer",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "receipt-server", targets: ["receipt-server"]),
+    ],
+    dependencies: [
+        .package(name: "ReceiptParser", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+    ],
+    targets: [
+        .target(
+            name: "ReceiptServer",
+            dependencies: [
+                .product(name: "ReceiptParser", package: "ReceiptParser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "receipt-server",
+            dependencies: [
+                "ReceiptServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "ReceiptServerTests",
+            dependencies: [
+                "ReceiptServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,101 @@
+import Foundation
+import ReceiptParser
+
+/// The page support staff use: paste a base64 receipt, see the verdict, the receipt's fields and
+/// its purchases, the same view as `receipt-dump --format text`. Server-rendered, no scripts and
+/// no external assets.
+enum SupportPage {
+    static func render(outcome: ReceiptService.Outcome?, input: String, now: Date = Date()) -> String {
+        var body = """
+        <h1>Receipt check</h1>
+        <form method="post" action="/">
+        <label for="receipt">Base64 receipt (or a verifyReceipt request body)</label>
+        <textarea id="receipt" name="receipt" rows="8" spellcheck="false">\(escape(input))</textarea>
+        <button type="submit">Check receipt</button>
+        </form>
+
+        """
+        if let outcome { body += result(outcome, now: now) }
+        return """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <title>Receipt check</title>
+        <style>
+        body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; max-width: 80em; }
+        textarea { width: 100%; font-family: monospace; }
+        table { border-collapse: collapse; margin: 1em 0; }
+        th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; font-family: monospace; }
+        .verified { color: #070; font-weight: bold; }
+        .failed { color: #b00; font-weight: bold; }
+        </style>
+        </head>
+        <body>
+        \(body)</body>
+        </html>
+
+        """
+    }
+
+    private static func result(_ outcome: ReceiptService.Outcome, now: Date) -> String {
+        let verified: VerifiedReceipt
+        var text = ""
+        switch outcome {
+        case .rejected(let error):
+            return "<p id=\"verdict\" class=\"failed\">\(escape(SupportView.verdict(.failure(error))))</p>\n"
+        case .bundleNotAccepted(let receipt):
+            verified = receipt
+            text += "<p id=\"verdict\" class=\"failed\">NOT ACCEPTED: bundle identifier \(escape(receipt.receipt.bundleID ?? "none")) is not served here</p>\n"
+        case .accepted(let receipt):
+            verified = receipt
+            text += "<p id=\"verdict\" class=\"verified\">\(escape(SupportView.verdict(.success(receipt.verification))))</p>\n"
+        }
+        let receipt = verified.receipt
+        text += "<table id=\"chain\"><tr><th>Certificate</th><th>Valid from</th><th>Valid to</th></tr>\n"
+        for certificate in verified.verification.chain {
+            text += "<tr><td>\(escape(certificate.subject))</td><td>\(RFC3339.string(from: certificate.notBefore))</td><td>\(RFC3339.string(from: certificate.notAfter))</td></tr>\n"
+        }
+        text += "</table>\n<table id=\"fields\">\n"
+        for (label, value) in SupportView.fields(of: receipt) {
+            text += "<tr><th>\(escape(label))</th><td>\(escape(value))</td></tr>\n"
+        }
+        text += "</table>\n<h2>In-app purchases: \(receipt.inAppPurchases.count)</h2>\n"
+        if !receipt.inAppPurchases.isEmpty {
+            text += "<table id=\"purchases\">\n<tr>" + SupportView.purchaseColumns.map { "<th>\(escape($0))</th>" }.joined() + "</tr>\n"
+            for row in SupportView.purchaseRows(receipt.inAppPurchases) {
+                text += "<tr>" + row.map { "<td>\(escape($0))</td>" }.joined() + "</tr>\n"
+            }
+            text += "</table>\n"
+        }
+        text += "<p id=\"status\">Subscriptions at \(RFC3339.string(from: now)): \(escape(SupportView.subscriptionStatus(of: receipt, at: now)))</p>\n"
+        return text
+    }
+
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// The value of a field in an `application/x-www-form-urlencoded` body.
+    static func formValue(named name: String, in body: [UInt8]) -> String? {
+        let text = String(decoding: body, as: UTF8.self)
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0] == name else { continue }
+            return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        }
+        return nil
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import ReceiptParser
+import ReceiptServer
+
+/// Reads a default from the environment: every option also has a RECEIPT_SERVER_* variable.
+private func fromEnvironment(_ name: String) -> String? { ProcessInfo.processInfo.environment["RECEIPT_SERVER_" + name] }
+
+@main
+struct ReceiptServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "receipt-server",
+        abstract: "A verifyReceipt-compatible server that verifies App Store receipts locally.",
+        discussion: """
+        Routes: POST /verifyReceipt (Apple's request and response format), POST /v1/receipts (the typed \
+        JSON), GET /health, and GET / (a page for support staff). Every option may also be set with \
+        the environment variable named in its help.
+        """
+    )
+
+    @Option(help: "Address to listen on (RECEIPT_SERVER_HOST).")
+    var host: String = fromEnvironment("HOST") ?? "127.0.0.1"
+
+    @Option(help: "Port to listen on (RECEIPT_SERVER_PORT).")
+    var port: Int = fromEnvironment("PORT").flatMap(Int.init) ?? 8080
+
+    @Option(help: ArgumentHelp("Trust this root under Apple's chain rules instead of Apple Inc. Root (RECEIPT_SERVER_ROOT).", valueName: "CERT"))
+    var root: String? = fromEnvironment("ROOT")
+
+    @Option(name: .customLong("storekit-testing"), help: ArgumentHelp("Accept only Xcode StoreKit Testing receipts signed by this certificate (RECEIPT_SERVER_STOREKIT_TESTING).", valueName: "CERT"))
+    var storeKitTesting: String? = fromEnvironment("STOREKIT_TESTING")
+
+    @Option(name: .customLong("bundle-id"), help: ArgumentHelp("Accept receipts of this app; repeat for several (RECEIPT_SERVER_BUNDLE_IDS, comma-separated). Default: any.", valueName: "ID"))
+    var bundleIDs: [String] = fromEnvironment("BUNDLE_IDS")?.split(separator: ",").map(String.init) ?? []
+
+    @Option(help: ArgumentHelp("The environment this server serves, production or sandbox: receipts from the other get 21007/21008 (RECEIPT_SERVER_ENVIRONMENT).", valueName: "ENV"))
+    var environment: String? = fromEnvironment("ENVIRONMENT")
+
+    @Option(name: .customLong("max-body-size"), help: "Largest request body in bytes (RECEIPT_SERVER_MAX_BODY_SIZE).")
+    var maximumBodySize: Int = fromEnvironment("MAX_BODY_SIZE").flatMap(Int.init) ?? 4 << 20
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle connection is closed (RECEIPT_SERVER_IDLE_TIMEOUT).")
+    var idleTimeout: Int64 = fromEnvironment("IDLE_TIMEOUT").flatMap { Int64($0) } ?? 30
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (RECEIPT_SERVER_LOG_LEVEL).")
+    var logLevel: String = fromEnvironment("LOG_LEVEL") ?? "info"
+
+    func validate() throws {
+        if root != nil && storeKitTesting != nil { throw ValidationError("--root and --storekit-testing exclude each other.") }
+        if let environment, !["production", "sandbox"].contains(environment) {
+            throw ValidationError("--environment is production or sandbox, not '\(environment)'.")
+        }
+        if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level '\(logLevel)'.") }
+        if !(0...65_535).contains(port) { throw ValidationError("--port must be 0...65535.") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "receipt-server")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let verifier: ReceiptVerifier
+        do {
+            if let root {
+                verifier = ReceiptVerifier(anchor: try .appStore(rootCertificate: try read(root)))
+            } else if let storeKitTesting {
+                verifier = ReceiptVerifier(anchor: try .storeKitTesting(certificate: try read(storeKitTesting)))
+            } else {
+                verifier = ReceiptVerifier()
+            }
+        } catch let error as ReceiptError {
+            throw ValidationError("cannot use the certificate: \(error.reason)")
+        }
+        let configuration = ServerConfiguration(
+            host: host, port: port, verifier: verifier, acceptedBundleIDs: Set(bundleIDs),
+            expectedEnvironment: environment.map { $0 == "production" ? .production : .sandbox },
+            maximumBodySize: maximumBodySize, idleTimeoutSeconds: idleTimeout)
+        try await buildApplication(configuration, logger: logger).runService()
+    }
+
+    private func read(_ path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read \(path)") }
+        return [UInt8](data)
+    }
+}

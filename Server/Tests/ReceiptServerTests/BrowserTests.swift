@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ReceiptParser
+import Testing
+@testable import ReceiptServer
+
+/// The support page in a real headless browser (Debian's chromium): a form is pasted into and
+/// submitted, and the rendered purchase table is read back from the browser's DOM.
+let chromiumPath: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+    .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+@Suite(.enabled(if: chromiumPath != nil, "chromium is not installed (apt-get install chromium)"))
+struct BrowserTests {
+    /// Runs chromium headless on `url` and returns the DOM after the page (and any navigation it
+    /// starts) has loaded.
+    func renderedDOM(_ url: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(chromiumPath))
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: profile) }
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                             "--user-data-dir=\(profile.path)", "--virtual-time-budget=10000", "--dump-dom", url]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func pastedReceiptShowsItsPurchaseTable() async throws {
+        let app = buildApplication(try ServerTests.testRootConfiguration(), logger: ServerTests.logger)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            // The empty page, as a person first sees it.
+            let empty = try renderedDOM("http://127.0.0.1:\(port)/")
+            #expect(empty.contains("<textarea id=\"receipt\" name=\"receipt\""))
+
+            // A page that pastes the receipt into the server's form and submits it, as a person would.
+            let base64 = Data(try Paths.fixture("sample.receipt")).base64EncodedString(options: [.lineLength64Characters])
+            let driver = FileManager.default.temporaryDirectory.appendingPathComponent("submit-\(UUID().uuidString).html")
+            defer { try? FileManager.default.removeItem(at: driver) }
+            try Data("""
+            <!doctype html><html><body onload="document.forms[0].submit()">
+            <form method="post" action="http://127.0.0.1:\(port)/"><textarea name="receipt">\(base64)</textarea></form>
+            </body></html>
+            """.utf8).write(to: driver)
+            let dom = try renderedDOM(driver.absoluteString)
+
+            #expect(dom.contains("VERIFIED (appStore, SHA-256"))
+            let table = try #require(dom.components(separatedBy: "id=\"purchases\"").last?.components(separatedBy: "</table>").first)
+            let rows = table.components(separatedBy: "<tr>").filter { $0.contains("<td>") }
+            #expect(rows.count == 3)
+            #expect(rows.contains { $0.contains("<td>com.example.unlock</td>") && $0.contains("<td>REFUNDED</td>") })
+            #expect(rows.contains { $0.contains("<td>com.example.pro.monthly</td>") && $0.contains("<td>2025-06-20T09:30:00Z</td>") })
+            #expect(rows.contains { $0.contains("<td>com.example.coins.100</td>") && $0.contains("<td>3</td>") })
+        }
+    }
+}
