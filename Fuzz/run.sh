@@ -74,6 +74,9 @@ seed_dirs() {
 # A smaller quarantine than ASan's 256 MB default keeps long runs under -rss_limit_mb=512 while
 # still catching use-after-free of recent allocations.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:quarantine_size_mb=64}
+# Swift's own crash backtracer reads other threads' memory, which ASan then reports instead of
+# the real trap; libFuzzer prints the stack itself.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 export LSAN_OPTIONS=suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0
 
 mkdir -p Fuzz/artifacts/logs
@@ -115,7 +118,7 @@ for target in "${targets[@]}"; do
   echo "   fuzz-$target: $result, $units executed units, corpus now $(ls "$corpus" | wc -l) inputs"
   if [ "$result" != ok ]; then
     grep -E -A12 'ERROR: ' "$log" >&2 || true
-    grep -E 'SUMMARY: |Test unit written to|ALARM' "$log" >&2 || true
+    grep -E 'Fatal error: |SUMMARY: |Test unit written to|ALARM' "$log" >&2 || true
     echo "   full log: $log" >&2
   fi
 done
