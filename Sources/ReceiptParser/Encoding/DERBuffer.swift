@@ -77,7 +77,16 @@ struct DERBuffer {
     }
 
     /// A DER INTEGER's content as a signed 64-bit value; redundant sign bytes are tolerated.
+    @inline(__always)
     func int64(_ range: Range<Int>) throws(ReceiptError) -> Int64 {
+        if range.count == 1 { return Int64(Int8(bitPattern: bytes[range.lowerBound])) }
+        if range.count == 2 {  // attribute types 1701...1799 and most small values
+            return Int64(Int16(bitPattern: UInt16(bytes[range.lowerBound]) << 8 | UInt16(bytes[range.lowerBound + 1])))
+        }
+        return try int64Slow(range)
+    }
+
+    private func int64Slow(_ range: Range<Int>) throws(ReceiptError) -> Int64 {
         guard !range.isEmpty else {
             throw ReceiptError(.malformedEncoding, "empty INTEGER at offset \(range.lowerBound)")
         }
