@@ -50,7 +50,7 @@ struct DumpResult: Encodable, Sendable {
     static func make(_ source: ReceiptSource, settings: DumpSettings) -> DumpResult {
         var result = DumpResult(file: source.name)
         let input: [UInt8]
-        switch source.bytes {
+        switch source.load() {
         case .failure(let problem):
             result.readError = problem
             return result

@@ -1,9 +1,25 @@
 import Foundation
 
-/// One receipt to look at: where it came from and its bytes (or why there are none).
+/// One receipt to look at: where it came from, and how to get its bytes. Files are read when
+/// the receipt is processed, on whichever core processes it, not up front on the main thread.
 struct ReceiptSource: Sendable {
     let name: String
-    let bytes: Result<[UInt8], Problem>
+    let load: @Sendable () -> Result<[UInt8], Problem>
+
+    init(name: String, bytes: Result<[UInt8], Problem>) {
+        self.name = name
+        load = { bytes }
+    }
+
+    init(path: String) {
+        name = path
+        load = {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                return .failure(Problem(code: "unreadableFile", reason: "cannot read \(path)"))
+            }
+            return .success([UInt8](data))
+        }
+    }
 }
 
 /// Expands the command line's inputs: files, directories (walked recursively, sorted), `-` for
@@ -30,12 +46,7 @@ enum Inputs {
         return sources
     }
 
-    static func file(_ path: String) -> ReceiptSource {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return ReceiptSource(name: path, bytes: .failure(Problem(code: "unreadableFile", reason: "cannot read \(path)")))
-        }
-        return ReceiptSource(name: path, bytes: .success([UInt8](data)))
-    }
+    static func file(_ path: String) -> ReceiptSource { ReceiptSource(path: path) }
 
     private static func directory(_ path: String) -> [ReceiptSource] {
         guard let walker = FileManager.default.enumerator(atPath: path) else {

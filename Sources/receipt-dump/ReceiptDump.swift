@@ -218,13 +218,15 @@ final class ResultSlots<T: Sendable>: @unchecked Sendable {
 struct Totals {
     let line: String
     init(_ results: [DumpResult]) {
-        let verified = results.filter { $0.verdict == "verified" }.count
-        let notVerified = results.filter { $0.verdict == "not verified" }.count
-        let unreadable = results.filter { $0.verdict == "unreadable" }.count
-        let unchecked = results.filter { $0.verdict == "not checked" }.count
-        let failedChecks = results.filter { $0.checks.contains { !$0.passed } }.count
-        var parts = ["\(results.count) receipts", "\(verified) verified", "\(notVerified) not verified", "\(unreadable) unreadable"]
-        if unchecked > 0 { parts.append("\(unchecked) not checked") }
+        var counts: [String: Int] = [:]
+        var failedChecks = 0
+        for result in results {
+            counts[result.verdict, default: 0] += 1
+            if result.checks.contains(where: { !$0.passed }) { failedChecks += 1 }
+        }
+        var parts = ["\(results.count) receipts", "\(counts["verified", default: 0]) verified",
+                     "\(counts["not verified", default: 0]) not verified", "\(counts["unreadable", default: 0]) unreadable"]
+        if let unchecked = counts["not checked"] { parts.append("\(unchecked) not checked") }
         if failedChecks > 0 { parts.append("\(failedChecks) failed a check") }
         line = "Totals: " + parts.joined(separator: ", ") + "\n"
     }
