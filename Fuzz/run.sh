@@ -22,8 +22,16 @@ shared=../shared/corpus/real
 echo "== building fuzz targets (release, -sanitize=fuzzer,address)"
 # Swift and C (the OpenSSL shim) are both instrumented. lld, because gold fails to link
 # libFuzzer into SwiftPM executables ("internal error in format_file_lineno").
+# Any source change means a clean build: SwiftPM's incremental build once kept a fuzz executable
+# compiled against an old layout of a struct from a module it imports, and ASan reported the
+# stale copy as a stack-buffer-overflow in the harness.
 build_log=Fuzz/.build/fuzz-build.log
 mkdir -p Fuzz/.build
+fingerprint=$(find Package.swift Sources Fuzz/Package.swift Fuzz/Sources -type f -print0 | sort -z \
+  | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+if [ "$(cat Fuzz/.build/fingerprint 2>/dev/null)" != "$fingerprint" ]; then
+  rm -rf Fuzz/.build/release Fuzz/.build/x86_64-unknown-linux-gnu/release
+fi
 if ! swift build --package-path Fuzz --scratch-path Fuzz/.build -c release \
      -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
      -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -use-ld=lld > "$build_log" 2>&1; then
@@ -31,6 +39,7 @@ if ! swift build --package-path Fuzz --scratch-path Fuzz/.build -c release \
   echo "fuzz: the fuzz targets do not build" >&2
   exit 1
 fi
+echo "$fingerprint" > Fuzz/.build/fingerprint
 bin=$(swift build --package-path Fuzz --scratch-path Fuzz/.build -c release --show-bin-path)
 for target in "${targets[@]}"; do
   [ -x "$bin/fuzz-$target" ] || { echo "fuzz-$target was not built" >&2; exit 1; }

@@ -12,8 +12,9 @@ import ReceiptParser
 
 /// The fuzz targets.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    /// Bytes → input detection → container → verification against the test PKI → payload;
-    /// and the container's payload decoded unverified, so mutations reach the decoder too.
+    /// Bytes → input detection → container → verification against the test PKI → payload,
+    /// with and without the verifier's chain cache (which must agree); and the container's
+    /// payload decoded unverified, so mutations reach the decoder too.
     case pipeline
     /// `ReceiptPayloadDecoder.decode` alone.
     case payload
@@ -27,11 +28,16 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 /// could do wrong (a trap, a sanitizer report, an error of another type) is a finding: traps
 /// and sanitizers stop the process on their own, other errors stop it here.
 public struct FuzzHarness: Sendable {
+    /// Shared across inputs, as a server shares one, so its chain cache fills and evicts.
     let verifier: ReceiptVerifier
+    /// The same anchor without a chain cache: the cache must never change a verdict.
+    let uncachedVerifier: ReceiptVerifier
 
     /// `testRoot` is TestReceipts/pki/test-root.der (DER or PEM).
     public init(testRoot: [UInt8]) throws {
-        verifier = ReceiptVerifier(anchor: try .appStore(rootCertificate: testRoot))
+        let anchor = try TrustAnchor.appStore(rootCertificate: testRoot)
+        verifier = ReceiptVerifier(anchor: anchor, chainCacheCapacity: 4)
+        uncachedVerifier = ReceiptVerifier(anchor: anchor, chainCacheCapacity: 0)
     }
 
     /// The outcome of `bytes` under `target`: `ok` or a ReceiptError code per stage, stages
@@ -40,8 +46,13 @@ public struct FuzzHarness: Sendable {
     public func run(_ target: FuzzTarget, _ bytes: [UInt8]) -> String {
         switch target {
         case .pipeline:
+            let cached = Self.verifyAndDecode(verifier, bytes)
+            let uncached = Self.verifyAndDecode(uncachedVerifier, bytes)
+            guard cached == uncached else {
+                fatalError("the chain cache changed a verdict: \(cached) with it, \(uncached) without")
+            }
             let verified = outcome { () throws(ReceiptError) in
-                let result = try verifier.verifyAndDecode(bytes)
+                let result = try cached.get()
                 try exercise(result.receipt)
                 _ = result.verification.chain.map { ($0.subject, $0.sha256) }
             }
@@ -62,6 +73,14 @@ public struct FuzzHarness: Sendable {
                 outcome { () throws(ReceiptError) in _ = try ReceiptContainer.parse(receiptBytes) }
             } ?? "-"
             return "\(read)/\(parsed)"
+        }
+    }
+
+    private static func verifyAndDecode(_ verifier: ReceiptVerifier, _ bytes: [UInt8]) -> Result<VerifiedReceipt, ReceiptError> {
+        do throws(ReceiptError) {
+            return .success(try verifier.verifyAndDecode(bytes))
+        } catch {
+            return .failure(error)
         }
     }
 
