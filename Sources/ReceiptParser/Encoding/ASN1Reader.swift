@@ -48,65 +48,33 @@ struct ASN1Reader {
     }
 
     /// Reads the element starting at `offset`, which must end at or before `limit`.
+    ///
+    /// Definite lengths are read by ``DERBuffer`` (one implementation of the checks for both
+    /// readers); this adds BER's indefinite lengths, resolved by walking the children.
     func element(at offset: Int, limit: Int, depth: Int = 0) throws(ReceiptError) -> ASN1Element {
         guard depth <= DecodingLimits.maximumDepth else {
             throw ReceiptError(.nestingTooDeep, "ASN.1 nesting deeper than \(DecodingLimits.maximumDepth) levels")
         }
-        guard offset < limit else { throw ReceiptError(.truncated, "input ends where an element should start (offset \(offset))") }
-        let identifier = bytes[offset]
-        guard identifier & 0x1F != 0x1F else {
-            throw ReceiptError(.malformedEncoding, "multi-byte tag at offset \(offset)")
-        }
-        guard offset + 1 < limit else { throw ReceiptError(.truncated, "input ends inside the element at offset \(offset)") }
-        let first = bytes[offset + 1]
-        var cursor = offset + 2
-
-        if first == 0x80 {
-            guard allowsIndefiniteLength else {
-                throw ReceiptError(.malformedEncoding, "indefinite length in DER at offset \(offset)")
-            }
-            guard identifier & 0x20 != 0 else {
+        if allowsIndefiniteLength, offset + 1 < limit, bytes[offset + 1] == 0x80, bytes[offset] & 0x1F != 0x1F {
+            guard bytes[offset] & 0x20 != 0 else {
                 throw ReceiptError(.malformedEncoding, "indefinite length on a primitive element at offset \(offset)")
             }
             // The content runs until the end-of-contents octets 00 00 at this level.
+            var cursor = offset + 2
             while true {
                 guard cursor + 1 < limit else {
                     throw ReceiptError(.truncated, "no end-of-contents for the indefinite length at offset \(offset)")
                 }
                 if bytes[cursor] == 0, bytes[cursor + 1] == 0 {
-                    return ASN1Element(identifier: identifier, start: offset, contentStart: offset + 2,
+                    return ASN1Element(identifier: bytes[offset], start: offset, contentStart: offset + 2,
                                        contentEnd: cursor, end: cursor + 2)
                 }
                 cursor = try element(at: cursor, limit: limit, depth: depth + 1).end
             }
         }
-
-        var length = 0
-        if first < 0x80 {
-            length = Int(first)
-        } else {
-            let count = Int(first & 0x7F)
-            guard count <= 8 else {
-                throw ReceiptError(.lengthOverflow, "length of \(count) octets at offset \(offset)")
-            }
-            guard cursor + count <= limit else {
-                throw ReceiptError(.truncated, "input ends inside the length at offset \(offset)")
-            }
-            var value: UInt64 = 0
-            for index in cursor..<(cursor + count) {
-                value = value << 8 | UInt64(bytes[index])
-            }
-            guard value <= UInt64(Int.max >> 1) else {
-                throw ReceiptError(.lengthOverflow, "length \(value) at offset \(offset) overflows")
-            }
-            length = Int(value)
-            cursor += count
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(ReceiptError) -> ASN1Element in
+            try DERBuffer(bytes: buffer).element(at: offset, limit: limit)
         }
-        guard length <= limit - cursor else {
-            throw ReceiptError(.truncated, "element at offset \(offset) declares \(length) bytes, \(limit - cursor) remain")
-        }
-        return ASN1Element(identifier: identifier, start: offset, contentStart: cursor,
-                           contentEnd: cursor + length, end: cursor + length)
     }
 
     /// Reads the single element that must fill `range` exactly.
@@ -189,26 +157,10 @@ struct ASN1Reader {
         return try Self.int64(bytes, element.contentRange)
     }
 
-    /// Two's-complement big-endian bytes as Int64; redundant sign bytes are tolerated.
+    /// Two's-complement big-endian bytes as Int64 (``DERBuffer/int64(_:)``).
     static func int64(_ bytes: [UInt8], _ range: Range<Int>) throws(ReceiptError) -> Int64 {
-        guard !range.isEmpty else {
-            throw ReceiptError(.malformedEncoding, "empty INTEGER at offset \(range.lowerBound)")
+        try bytes.withUnsafeBufferPointer { (buffer) throws(ReceiptError) -> Int64 in
+            try DERBuffer(bytes: buffer).int64(range)
         }
-        let negative = bytes[range.lowerBound] & 0x80 != 0
-        var start = range.lowerBound
-        // Skip sign-extension bytes that carry no value.
-        while start + 1 < range.upperBound,
-              bytes[start] == (negative ? 0xFF : 0x00),
-              (bytes[start + 1] & 0x80 != 0) == negative {
-            start += 1
-        }
-        guard range.upperBound - start <= 8 else {
-            throw ReceiptError(.integerOverflow, "INTEGER of \(range.upperBound - start) bytes at offset \(range.lowerBound) exceeds 64 bits")
-        }
-        var value: UInt64 = negative ? UInt64.max : 0
-        for index in start..<range.upperBound {
-            value = value << 8 | UInt64(bytes[index])
-        }
-        return Int64(bitPattern: value)
     }
 }
