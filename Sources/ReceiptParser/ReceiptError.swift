@@ -17,6 +17,7 @@ public struct ReceiptError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func == (lhs: ReceiptError, rhs: ReceiptError) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
+    /// `code: reason`, for logs.
     public var description: String { "\(code): \(reason)" }
 
     /// The failure classes. New codes may be added; existing ones keep their meaning.
@@ -24,6 +25,7 @@ public struct ReceiptError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The identifier printed by tools and used in JSON, such as `signatureInvalid`.
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The identifier, as ``name``.
         public var description: String { name }
 
         // Input layer

@@ -10,8 +10,11 @@ public struct ByteString: RandomAccessCollection, Sendable, Hashable, Codable, C
     /// Wraps bytes.
     public init(_ bytes: [UInt8]) { storage = bytes[...] }
 
+    /// Always 0, whatever part of the payload the bytes come from.
     public var startIndex: Int { 0 }
+    /// The number of bytes.
     public var endIndex: Int { storage.count }
+    /// The byte at `position`, counted from 0.
     @inlinable public subscript(position: Int) -> UInt8 { storage[storage.startIndex + position] }
 
     /// The bytes as lowercase hexadecimal.
@@ -26,6 +29,7 @@ public struct ByteString: RandomAccessCollection, Sendable, Hashable, Codable, C
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// The bytes as lowercase hexadecimal, as in JSON.
     public var description: String { hex }
 
     public func encode(to encoder: any Encoder) throws {

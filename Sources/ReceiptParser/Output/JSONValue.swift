@@ -1,12 +1,18 @@
 /// A JSON value that keeps its keys in the order they were written, so output reads like the
 /// documents people compare it with.
 public indirect enum JSONValue: Sendable, Hashable {
+    /// A string.
     case string(String)
+    /// An integer (verifyReceipt has no fractional numbers).
     case number(Int64)
+    /// `true` or `false`.
     case bool(Bool)
+    /// An array.
     case array([JSONValue])
+    /// An object whose members keep the order given.
     case object([(String, JSONValue)])
 
+    /// Equal when they render the same (member order counts).
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.rendered() == rhs.rendered() }
     public func hash(into hasher: inout Hasher) { hasher.combine(rendered()) }
 
