@@ -119,33 +119,24 @@ struct ReceiptDump: ParsableCommand {
         let settings = try makeSettings()
         let sources = Inputs.collect(paths: files, jsonl: jsonl)
         let progress = Progress(total: sources.count)
-        let results = parallelMap(sources) { source in
-            let result = DumpResult.make(source, settings: settings)
+        let style = Style(enabled: !noColor && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+        let renderer = Renderer(format: format, style: style, showDetails: certs,
+                                statusTime: activeAt.flatMap(RFC3339.date(from:)) ?? at.flatMap(RFC3339.date(from:)) ?? Date(),
+                                expectedEnvironment: settings.expectedEnvironment)
+        // Each receipt is read, verified, decoded and rendered on the core that takes it; the
+        // main thread keeps only the text and what the totals need.
+        let outcomes = parallelMap(sources) { source in
+            let outcome = Outcome(DumpResult.make(source, settings: settings), renderer)
             progress.advance()
-            return result
+            return outcome
         }
         progress.finish()
 
-        let style = Style(enabled: !noColor && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
-        let statusTime = activeAt.flatMap(RFC3339.date(from:)) ?? at.flatMap(RFC3339.date(from:)) ?? Date()
-        switch format {
-        case .text:
-            let text = TextReport(style: style, statusTime: statusTime, showDetails: certs)
-            print(results.map(text.render).joined(separator: "\n"), terminator: "")
-        case .json:
-            print(try JSONReport.render(results))
-        case .verifyreceipt:
-            let responses = results.map { VerifyReceiptReport.render($0, expecting: settings.expectedEnvironment) }
-            print(responses.count == 1 ? responses[0].rendered(pretty: true) : JSONValue.array(responses).rendered(pretty: true))
-        case .asn1:
-            print(results.map(ASN1Report.render).joined(separator: "\n"), terminator: "")
-        case .summary:
-            for result in results { print(SummaryReport.render(result)) }
+        print(renderer.join(outcomes.map(\.output)), terminator: "")
+        if outcomes.count > 1 {
+            FileHandle.standardError.write(Data(Totals(outcomes).line.utf8))
         }
-        if results.count > 1 {
-            FileHandle.standardError.write(Data(Totals(results).line.utf8))
-        }
-        let status = results.map(\.exitStatus).max() ?? 0
+        let status = outcomes.map(\.exitStatus).max() ?? 0
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -214,17 +205,29 @@ final class ResultSlots<T: Sendable>: @unchecked Sendable {
     var values: [T] { lock.withLock { storage.map { $0! } } }
 }
 
+/// What is kept of one receipt once it is rendered.
+struct Outcome: Sendable {
+    let output: String
+    let exitStatus: Int32
+    let verdict: String
+    let failedCheck: Bool
+
+    init(_ result: DumpResult, _ renderer: Renderer) {
+        output = renderer.render(result)
+        exitStatus = result.exitStatus
+        verdict = result.verdict
+        failedCheck = result.checks.contains { !$0.passed }
+    }
+}
+
 /// Counts per verdict, printed on standard error after a batch.
 struct Totals {
     let line: String
-    init(_ results: [DumpResult]) {
+    init(_ outcomes: [Outcome]) {
         var counts: [String: Int] = [:]
-        var failedChecks = 0
-        for result in results {
-            counts[result.verdict, default: 0] += 1
-            if result.checks.contains(where: { !$0.passed }) { failedChecks += 1 }
-        }
-        var parts = ["\(results.count) receipts", "\(counts["verified", default: 0]) verified",
+        for outcome in outcomes { counts[outcome.verdict, default: 0] += 1 }
+        let failedChecks = outcomes.filter(\.failedCheck).count
+        var parts = ["\(outcomes.count) receipts", "\(counts["verified", default: 0]) verified",
                      "\(counts["not verified", default: 0]) not verified", "\(counts["unreadable", default: 0]) unreadable"]
         if let unchecked = counts["not checked"] { parts.append("\(unchecked) not checked") }
         if failedChecks > 0 { parts.append("\(failedChecks) failed a check") }

@@ -1,8 +1,39 @@
 import Foundation
 import ReceiptParser
 
+/// Renders one receipt in the chosen format, and joins the renderings of several.
+struct Renderer: Sendable {
+    let format: ReceiptDump.Format
+    let style: Style
+    let showDetails: Bool
+    let statusTime: Date
+    let expectedEnvironment: Environment?
+
+    func render(_ result: DumpResult) -> String {
+        switch format {
+        case .text: return TextReport(style: style, statusTime: statusTime, showDetails: showDetails).render(result)
+        case .json: return JSONReport.render(result)
+        case .verifyreceipt: return VerifyReceiptReport.render(result, expecting: expectedEnvironment).rendered(pretty: true)
+        case .asn1: return ASN1Report.render(result)
+        case .summary: return SummaryReport.render(result) + "\n"
+        }
+    }
+
+    /// The whole output: reports one after another, or one JSON array for several JSON documents.
+    func join(_ outputs: [String]) -> String {
+        switch format {
+        case .text, .asn1: return outputs.joined(separator: "\n")
+        case .summary: return outputs.joined()
+        case .json, .verifyreceipt:
+            guard outputs.count != 1 else { return outputs[0] + "\n" }
+            let items = outputs.map { "  " + $0.replacingOccurrences(of: "\n", with: "\n  ") }
+            return outputs.isEmpty ? "[]\n" : "[\n" + items.joined(separator: ",\n") + "\n]\n"
+        }
+    }
+}
+
 /// ANSI colour, only when writing to a terminal.
-struct Style {
+struct Style: Sendable {
     let enabled: Bool
     func green(_ text: String) -> String { paint(text, "32") }
     func red(_ text: String) -> String { paint(text, "31") }
@@ -160,16 +191,20 @@ enum VerifyReceiptReport {
     }
 }
 
-/// The --format json output: the full typed model, one object per receipt (an array for several).
+/// The --format json output: the full typed model of one receipt.
 enum JSONReport {
-    static func render(_ results: [DumpResult]) throws -> String {
+    static func render(_ result: DumpResult) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(RFC3339.string(from: date))
         }
-        let data = results.count == 1 ? try encoder.encode(results[0]) : try encoder.encode(results)
-        return String(decoding: data, as: UTF8.self)
+        do {
+            return String(decoding: try encoder.encode(result), as: UTF8.self)
+        } catch {
+            // The model holds only strings, numbers and dates; say so if that ever changes.
+            return "{\"file\": \(JSONValue.string(result.file).rendered()), \"error\": {\"code\": \"encodingFailed\", \"reason\": \(JSONValue.string("\(error)").rendered())}}"
+        }
     }
 }

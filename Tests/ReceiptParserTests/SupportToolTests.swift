@@ -80,6 +80,16 @@ struct SupportToolTests {
         #expect(try run("--environment", "sandbox", "receipts/sample.receipt").status == 64)
     }
 
+    @Test func severalReceiptsInJSONFormatsMakeOneArray() throws {
+        let json = try run("--format", "json", "--root", "pki/test-root.der", "receipts/sample.receipt", "receipts/not-pkcs7.bin")
+        let objects = try #require(try self.json(json) as? [[String: Any]])
+        #expect(objects.map { $0["verdict"] as? String } == ["verified", "unreadable"])
+        #expect(objects.map { $0["file"] as? String } == ["receipts/sample.receipt", "receipts/not-pkcs7.bin"])
+        let apple = try run("--format", "verifyreceipt", "--root", "pki/test-root.der", "receipts/sample.receipt", "receipts/wrong-root.receipt")
+        let responses = try #require(try self.json(apple) as? [[String: Any]])
+        #expect(responses.map { $0["status"] as? Int } == [0, 21003])
+    }
+
     @Test func asn1FormatShowsTheRawTree() throws {
         let result = try run("--format", "asn1", "--root", "pki/test-root.der", "receipts/sample.receipt")
         #expect(result.status == 0)

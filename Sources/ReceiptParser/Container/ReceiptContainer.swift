@@ -116,9 +116,9 @@ public struct SignerInfo: Sendable, Hashable {
     /// The signer's certificate as this SignerInfo names it.
     public let identifier: Identifier
     /// The digest algorithm, as dotted OID text (`1.3.14.3.2.26` is SHA-1).
-    public let digestAlgorithm: String
+    public var digestAlgorithm: String { OID.dotted(digestAlgorithmOID) ?? "invalid" }
     /// The signature algorithm, as dotted OID text (`1.2.840.113549.1.1.1` is RSA).
-    public let signatureAlgorithm: String
+    public var signatureAlgorithm: String { OID.dotted(signatureAlgorithmOID) ?? "invalid" }
     /// The DER of the signed attributes ([0] IMPLICIT SET), when present.
     public let signedAttributes: ByteString?
     /// The signature bytes.
@@ -157,8 +157,6 @@ public struct SignerInfo: Sendable, Hashable {
         signature = ByteString(bytes[signatureElement.contentRange])
         _ = try fields.optional(ASN1Tag.contextSpecific(1, constructed: true))
         guard fields.isAtEnd else { throw ReceiptError(.notSignedData, "SignerInfo has extra fields") }
-        digestAlgorithm = OID.dotted(digestAlgorithmOID) ?? "invalid"
-        signatureAlgorithm = OID.dotted(signatureAlgorithmOID) ?? "invalid"
     }
 
     /// The OID of an AlgorithmIdentifier. Parameters, when present, must be NULL for the
