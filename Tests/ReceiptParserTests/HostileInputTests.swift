@@ -102,6 +102,35 @@ struct HostileInputTests {
         #expect(errorCode { try testRootVerifier().verifyAndDecode(bytes) } == .signatureInvalid)
     }
 
+    /// The sample's payload and certificates, re-wrapped with the given changes.
+    func rewrappedSample(certificates extra: [[UInt8]] = [], signatureAlgorithm: [UInt8] = OID.rsaEncryption) throws -> [UInt8] {
+        let sample = try ReceiptContainer.parse(fixture("sample.receipt"))
+        guard case .issuerAndSerialNumber(let issuer, let serial) = try #require(sample.signers.first).identifier else {
+            throw ReceiptError(.signerNotFound, "the sample names its signer by issuer and serial")
+        }
+        return DER.receipt(payload: sample.payload, certificates: extra + sample.certificates.map { Array($0) },
+                           issuer: Array(issuer), serial: Array(serial), signature: Array(sample.signers[0].signature),
+                           signatureAlgorithm: signatureAlgorithm)
+    }
+
+    @Test func rewrappingTheSampleKeepsItValid() throws {
+        // The control for the two tests below: the same construction, unchanged, verifies.
+        #expect(try testRootVerifier().verifyAndDecode(rewrappedSample()).receipt.inAppPurchases.count == 3)
+    }
+
+    @Test func anUnparseableCertificateIsReported() throws {
+        let garbage = DER.sequence(DER.integer(1), DER.utf8("not a certificate"))
+        #expect(errorCode { try testRootVerifier().verifyAndDecode(rewrappedSample(certificates: [garbage])) } == .invalidCertificate)
+    }
+
+    @Test func aSignatureAlgorithmOtherThanRSAIsRefused() throws {
+        let rsaPSS: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0A]  // 1.2.840.113549.1.1.10
+        #expect(errorCode { try testRootVerifier().verifyAndDecode(rewrappedSample(signatureAlgorithm: rsaPSS)) } == .unsupportedSignatureAlgorithm)
+        // sha1WithRSA does not go with a SHA-256 digest either.
+        #expect(errorCode { try testRootVerifier().verifyAndDecode(rewrappedSample(signatureAlgorithm: OID.sha1WithRSA)) } == .unsupportedSignatureAlgorithm)
+        #expect(try testRootVerifier().verifyAndDecode(rewrappedSample(signatureAlgorithm: OID.sha256WithRSA)).receipt.bundleID != nil)
+    }
+
     @Test func nestedInAppSetsAreKeptRawNotRecursed() throws {
         // A type 17 inside an in-app entry has no meaning there: kept as bytes, not decoded.
         let inner = DER.attribute(17, DER.set([DER.attribute(1702, DER.integer(7))]))

@@ -72,10 +72,11 @@ enum DER {
 
     /// A SignedData receipt around `payload` with the given certificates and one SignerInfo.
     static func receipt(payload: [UInt8], certificates: [[UInt8]], issuer: [UInt8], serial: [UInt8],
-                        signature: [UInt8], digest: [UInt8] = OID.sha256) -> [UInt8] {
+                        signature: [UInt8], digest: [UInt8] = OID.sha256,
+                        signatureAlgorithm: [UInt8] = OID.rsaEncryption) -> [UInt8] {
         let algorithm = sequence(oid(digest), [0x05, 0x00])
         let signerInfo = sequence(integer(1), sequence(issuer, element(0x02, serial)), algorithm,
-                                  sequence(oid(OID.rsaEncryption), [0x05, 0x00]), octets(signature))
+                                  sequence(oid(signatureAlgorithm), [0x05, 0x00]), octets(signature))
         let signedData = sequence(
             integer(1), set([algorithm]),
             sequence(oid(OID.data), element(0xA0, octets(payload))),
