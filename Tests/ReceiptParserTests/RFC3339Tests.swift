@@ -35,6 +35,10 @@ struct RFC3339Tests {
             #expect(RFC3339.string(from: try #require(RFC3339.date(from: text))) == text)
         }
         #expect(RFC3339.string(from: try #require(RFC3339.date(from: "2020-07-22T18:33:15+0100"))) == "2020-07-22T17:33:15Z")
+        // A fraction that rounds to a whole second carries into it, before and after 1970.
+        #expect(RFC3339.string(from: Date(timeIntervalSince1970: 59.9996)) == "1970-01-01T00:01:00Z")
+        #expect(RFC3339.string(from: Date(timeIntervalSince1970: -0.0004)) == "1970-01-01T00:00:00Z")
+        #expect(RFC3339.string(from: Date(timeIntervalSince1970: -0.25)) == "1969-12-31T23:59:59.750Z")
     }
 
     @Test func agreesWithFoundationOverManyDays() throws {

@@ -18,9 +18,10 @@ public enum RFC3339 {
 
     /// `date` in UTC as `YYYY-MM-DDTHH:MM:SSZ`, with milliseconds when it has a fraction.
     public static func string(from date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        let whole = Int(seconds.rounded(.down))
-        let milliseconds = Int(((seconds - Double(whole)) * 1000).rounded())
+        // Round once, to whole milliseconds, so a fraction like .9996 carries into the second.
+        let total = Int((date.timeIntervalSince1970 * 1000).rounded())
+        let whole = total >= 0 ? total / 1000 : (total - 999) / 1000
+        let milliseconds = total - whole * 1000
         let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
         let secondOfDay = whole - days * 86_400
         let (year, month, day) = civilFromDays(days)
@@ -30,7 +31,7 @@ public enum RFC3339 {
         }
         var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
         text += "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
-        if milliseconds > 0 && milliseconds < 1000 { text += "." + pad(milliseconds, 3) }
+        if milliseconds > 0 { text += "." + pad(milliseconds, 3) }
         return text + "Z"
     }
 
