@@ -147,7 +147,7 @@ enum ASN1Report {
             return lines.joined(separator: "\n") + "\n"
         }
         lines.append("SET OF ReceiptAttribute (\(receipt.attributes.count))")
-        func walk(_ attributes: [ReceiptAttribute], indent: String) {
+        func walk(_ attributes: ReceiptAttributeSet, indent: String) {
             for attribute in attributes {
                 let value = attribute.decodedValue
                 var line = "\(indent)type \(attribute.type) version \(attribute.version) "

@@ -10,8 +10,7 @@ enum SwiftASN1Decoder {
 
     static func decode(_ payload: [UInt8]) throws -> Receipt {
         var receipt = Receipt()
-        try forEachAttribute(DER.parse(payload)) { attribute in
-            receipt.attributes.append(attribute)
+        receipt.attributes = try forEachAttribute(DER.parse(payload)) { attribute in
             switch attribute.type {
             case 17: receipt.inAppPurchases.append(try purchase(attribute.value))
             case 0: receipt.receiptType = try string(attribute.value)
@@ -35,8 +34,7 @@ enum SwiftASN1Decoder {
 
     private static func purchase(_ value: ByteString) throws -> InAppPurchase {
         var purchase = InAppPurchase()
-        try forEachAttribute(DER.parse(Array(value))) { attribute in
-            purchase.attributes.append(attribute)
+        purchase.attributes = try forEachAttribute(DER.parse(Array(value))) { attribute in
             switch attribute.type {
             case 1701: purchase.quantity = try integer(attribute.value)
             case 1702: purchase.productID = try string(attribute.value)
@@ -57,8 +55,13 @@ enum SwiftASN1Decoder {
         return purchase
     }
 
-    private static func forEachAttribute(_ set: ASN1Node, _ body: (ReceiptAttribute) throws -> Void) throws {
+    /// Reads each attribute of `set` and returns the set's raw attributes as the decoder keeps
+    /// them: its content bytes, shared, not copied.
+    private static func forEachAttribute(_ set: ASN1Node, _ body: (ReceiptAttribute) throws -> Void) throws -> ReceiptAttributeSet {
         guard set.identifier == .set, case .constructed(let children) = set.content else { throw Failure() }
+        var first: Int?
+        var end = set.encodedBytes.endIndex
+        var count = 0
         for child in children {
             let attribute = try DER.sequence(child, identifier: .sequence) { nodes in
                 let type = try Int(derEncoded: &nodes)
@@ -67,7 +70,11 @@ enum SwiftASN1Decoder {
                 return ReceiptAttribute(type: type, version: version, value: ByteString(value.bytes))
             }
             try body(attribute)
+            first = first ?? child.encodedBytes.startIndex
+            end = child.encodedBytes.endIndex
+            count += 1
         }
+        return ReceiptAttributeSet(checkedContent: set.encodedBytes[(first ?? end)..<end], count: count)
     }
 
     private static func node(_ value: ByteString) throws -> ASN1Node { try DER.parse(Array(value)) }

@@ -39,7 +39,7 @@ public struct Receipt: Sendable, Hashable, Codable {
     /// Every attribute 17, decoded, in encoded order.
     public var inAppPurchases: [InAppPurchase]
     /// Every top-level attribute, known or not, as signed and in encoded order.
-    public var attributes: [ReceiptAttribute]
+    public var attributes: ReceiptAttributeSet
 
     /// The environment the receipt comes from, read from ``receiptType``.
     public var environment: Environment { Environment(receiptType: receiptType) }
@@ -102,7 +102,7 @@ public struct InAppPurchase: Sendable, Hashable, Codable {
     /// 1721, the identifier of the promotional offer redeemed.
     public var promotionalOfferID: String?
     /// Every attribute of this entry, known or not, as signed and in encoded order.
-    public var attributes: [ReceiptAttribute]
+    public var attributes: ReceiptAttributeSet
 
     /// Makes an empty entry; the decoder fills it.
     public init() { attributes = [] }

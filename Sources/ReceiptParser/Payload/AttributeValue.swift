@@ -8,7 +8,7 @@ public enum AttributeValue: Sendable, Hashable {
     /// A DER IA5String.
     case ia5String(String)
     /// A SET of receipt attributes (an in-app purchase).
-    case attributes([ReceiptAttribute])
+    case attributes(ReceiptAttributeSet)
     /// Anything else (opaque bytes, other ASN.1 types): see ``ReceiptAttribute/value``.
     case bytes
 }

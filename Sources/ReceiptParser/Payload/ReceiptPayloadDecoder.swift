@@ -29,7 +29,7 @@ public enum ReceiptPayloadDecoder {
             let set = try attributeSet(der, in: 0..<payload.count, what: "payload")
             var found: Date?
             var seen = false
-            var attributes = Attributes(der: der, set: set)
+            var attributes = AttributeReader(der: der, content: set.contentRange)
             while let attribute = try attributes.next() {
                 guard attribute.type == 12 else { continue }
                 guard !seen else { throw ReceiptError(.duplicateAttribute, "attribute 12 occurs twice") }
@@ -59,14 +59,11 @@ public enum ReceiptPayloadDecoder {
         mutating func receipt() throws(ReceiptError) -> Receipt {
             let set = try attributeSet(der, in: 0..<payload.count, what: "payload")
             var receipt = Receipt()
-            let counts = der.countAttributes(in: set.contentRange)
-            receipt.attributes.reserveCapacity(counts.all)
-            receipt.inAppPurchases.reserveCapacity(min(counts.inApp, DecodingLimits.maximumInAppPurchases))
+            let entries = der.countInAppPurchases(in: set.contentRange)
+            receipt.inAppPurchases.reserveCapacity(min(entries, DecodingLimits.maximumInAppPurchases))
             var seen = SeenTypes(base: 0)
-            var attributes = Attributes(der: der, set: set)
+            var attributes = AttributeReader(der: der, content: set.contentRange)
             while let field = try attributes.next() {
-                receipt.attributes.append(ReceiptAttribute(type: field.type, version: field.version,
-                                                           value: ByteString(payload[field.value])))
                 let value = Value(der: der, range: field.value, type: field.type)
                 switch field.type {
                 case 17:
@@ -81,8 +78,8 @@ public enum ReceiptPayloadDecoder {
                 case 1: receipt.appItemID = try value.integer()
                 case 2: receipt.bundleID = try value.string()
                 case 3: receipt.applicationVersion = try value.string()
-                case 4: receipt.opaqueValue = receipt.attributes[receipt.attributes.count - 1].value
-                case 5: receipt.sha1Hash = receipt.attributes[receipt.attributes.count - 1].value
+                case 4: receipt.opaqueValue = ByteString(payload[field.value])
+                case 5: receipt.sha1Hash = ByteString(payload[field.value])
                 case 10: receipt.ageRating = try value.string()
                 case 12: receipt.creationDate = try value.date()
                 case 15: receipt.downloadID = try value.integer()
@@ -94,18 +91,16 @@ public enum ReceiptPayloadDecoder {
                 }
                 try seen.insert(field.type)
             }
+            receipt.attributes = ReceiptAttributeSet(checkedContent: payload[set.contentRange], count: attributes.count)
             return receipt
         }
 
         private mutating func decodeInAppPurchase(in range: Range<Int>, into purchase: inout InAppPurchase) throws(ReceiptError) {
             let set = try attributeSet(der, in: range, what: "in-app purchase (attribute 17)")
-            purchase.attributes.reserveCapacity(der.countAttributes(in: set.contentRange).all)
             var seen = SeenTypes(base: 1701)
             var transaction: (range: Range<Int>, text: String)?
-            var attributes = Attributes(der: der, set: set)
+            var attributes = AttributeReader(der: der, content: set.contentRange)
             while let field = try attributes.next() {
-                purchase.attributes.append(ReceiptAttribute(type: field.type, version: field.version,
-                                                            value: ByteString(payload[field.value])))
                 let value = Value(der: der, range: field.value, type: field.type)
                 switch field.type {
                 case 1701: purchase.quantity = try value.integer()
@@ -134,6 +129,7 @@ public enum ReceiptPayloadDecoder {
                 }
                 try seen.insert(field.type)
             }
+            purchase.attributes = ReceiptAttributeSet(checkedContent: payload[set.contentRange], count: attributes.count)
         }
     }
 
@@ -142,67 +138,6 @@ public enum ReceiptPayloadDecoder {
             throw ReceiptError(.notReceiptPayload, "the \(what) is not a SET of attributes")
         }
         return try der.onlyElement(in: range)
-    }
-
-    /// One `ReceiptAttribute ::= SEQUENCE { type INTEGER, version INTEGER, value OCTET STRING }`.
-    private struct AttributeFields {
-        let type: Int
-        let version: Int
-        /// The content of the value's OCTET STRING.
-        let value: Range<Int>
-    }
-
-    /// The attributes of a SET, in order.
-    private struct Attributes {
-        let der: DERBuffer
-        var cursor: Int
-        let limit: Int
-        var count = 0
-
-        init(der: DERBuffer, set: ASN1Element) {
-            self.der = der
-            cursor = set.contentStart
-            limit = set.contentEnd
-        }
-
-        mutating func next() throws(ReceiptError) -> AttributeFields? {
-            guard cursor < limit else { return nil }
-            let sequence = try der.element(at: cursor, limit: limit)
-            cursor = sequence.end
-            count += 1
-            guard count <= DecodingLimits.maximumAttributeCount else {
-                throw ReceiptError(.tooLarge, "more than \(DecodingLimits.maximumAttributeCount) attributes in one set")
-            }
-            guard sequence.identifier == ASN1Tag.sequence else {
-                throw ReceiptError(.notReceiptPayload, "attribute at offset \(sequence.start) is not a SEQUENCE")
-            }
-            var position = sequence.contentStart
-            let end = sequence.contentEnd
-            let typeField = try field(ASN1Tag.integer, at: &position, end: end, sequence, "type INTEGER")
-            let versionField = try field(ASN1Tag.integer, at: &position, end: end, sequence, "version INTEGER")
-            let valueField = try field(ASN1Tag.octetString, at: &position, end: end, sequence, "value OCTET STRING")
-            guard position >= end else {
-                throw ReceiptError(.notReceiptPayload, "attribute at offset \(sequence.start) has more than three fields")
-            }
-            return AttributeFields(type: Int(try der.int64(typeField.contentRange)),
-                                   version: Int(try der.int64(versionField.contentRange)),
-                                   value: valueField.contentRange)
-        }
-
-        /// The next field of an attribute, which must exist and carry `identifier`.
-        @inline(__always)
-        private func field(_ identifier: UInt8, at position: inout Int, end: Int, _ sequence: ASN1Element,
-                           _ what: StaticString) throws(ReceiptError) -> ASN1Element {
-            guard position < end else { throw missing(what, sequence) }
-            let element = try der.element(at: position, limit: end)
-            guard element.identifier == identifier else { throw missing(what, sequence) }
-            position = element.end
-            return element
-        }
-
-        private func missing(_ what: StaticString, _ sequence: ASN1Element) -> ReceiptError {
-            ReceiptError(.notReceiptPayload, "expected an attribute \(what) at offset \(sequence.start)")
-        }
     }
 
     /// Remembers which named attributes a set has had, to reject a second one: two bundle
@@ -255,7 +190,18 @@ public enum ReceiptPayloadDecoder {
         let range: Range<Int>
         let type: Int
 
+        @inline(__always)
         private func element() throws(ReceiptError) -> ASN1Element {
+            // Nearly every value: a low tag and a one-byte length, filling the range exactly.
+            let start = range.lowerBound
+            if range.count >= 2, der[start] & 0x1F != 0x1F, der[start + 1] < 0x80, Int(der[start + 1]) == range.count - 2 {
+                return ASN1Element(identifier: der[start], start: start, contentStart: start + 2,
+                                   contentEnd: range.upperBound, end: range.upperBound)
+            }
+            return try anyElement()
+        }
+
+        private func anyElement() throws(ReceiptError) -> ASN1Element {
             do throws(ReceiptError) {
                 return try der.onlyElement(in: range)
             } catch {
@@ -324,22 +270,20 @@ public enum ReceiptPayloadDecoder {
 }
 
 extension DERBuffer {
-    /// The number of attributes in a SET's content and how many are type 17, from the headers
-    /// alone, without throwing: capacities to reserve. The real pass checks everything.
-    func countAttributes(in range: Range<Int>) -> (all: Int, inApp: Int) {
+    /// The number of type 17 attributes in a SET's content, from the headers alone, without
+    /// throwing: the capacity to reserve. The real pass checks everything.
+    func countInAppPurchases(in range: Range<Int>) -> Int {
         var cursor = range.lowerBound
-        var all = 0
-        var inApp = 0
+        var count = 0
         while cursor < range.upperBound, let element = try? element(at: cursor, limit: range.upperBound) {
             // An in-app entry starts 02 01 11: INTEGER 17.
             if element.contentEnd - element.contentStart >= 3, bytes[element.contentStart] == ASN1Tag.integer,
                bytes[element.contentStart + 1] == 1, bytes[element.contentStart + 2] == 17 {
-                inApp += 1
+                count += 1
             }
             cursor = element.end
-            all += 1
         }
-        return (all, inApp)
+        return count
     }
 }
 
