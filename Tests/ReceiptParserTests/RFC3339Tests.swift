@@ -53,3 +53,33 @@ struct RFC3339Tests {
         }
     }
 }
+
+extension RFC3339Tests {
+    /// `YYYY-MM-DDTHH:MM:SSZ` has its own fast reader; the same instant written `+00:00` goes
+    /// through the general one. Both must agree with the independent formatter everywhere.
+    @Test func theAppStoreFormAgreesWithTheGeneralReader() throws {
+        var generator = SystemRandomNumberGenerator()
+        let first = -62_135_596_800  // 0001-01-01T00:00:00Z
+        let last = 253_402_300_799  // 9999-12-31T23:59:59Z
+        var instants = [first, last, 0, -1, 951_782_400, -2_203_891_200]  // + 2000-02-29, 1900-03-01
+        for _ in 0..<20_000 { instants.append(Int.random(in: first...last, using: &generator)) }
+        for instant in instants {
+            let date = Date(timeIntervalSince1970: Double(instant))
+            let text = RFC3339.string(from: date)
+            #expect(text.utf8.count == 20)
+            #expect(RFC3339.date(from: text) == date, "\(text)")
+            #expect(RFC3339.date(from: text.dropLast() + "+00:00") == date, "\(text)")
+        }
+        // Leap days, only where they exist; year 0 (a leap year) goes to the general reader.
+        #expect(RFC3339.date(from: "2000-02-29T00:00:00Z")?.timeIntervalSince1970 == 951_782_400)
+        #expect(RFC3339.date(from: "1900-02-29T00:00:00Z") == nil)
+        #expect(RFC3339.date(from: "2100-02-29T00:00:00Z") == nil)
+        #expect(RFC3339.date(from: "0000-02-29T00:00:00Z") == RFC3339.date(from: "0000-02-29T00:00:00+00:00"))
+        #expect(RFC3339.date(from: "0000-02-29T00:00:00Z") != nil)
+        #expect(RFC3339.date(from: "2024-06-30T23:59:60Z")?.timeIntervalSince1970 == 1_719_792_000)
+        for bad in ["2024-06-30T23:59:6aZ", "2024-06-30 23:59:59Z", "2024-06-3/T23:59:59Z", "2024-00-10T00:00:00Z",
+                    "2024-06-00T00:00:00Z", "2024-06-31T00:00:00Z", "2024-06-30T24:00:00Z", "2024-06-30T23:59:61Z"] {
+            #expect(RFC3339.date(from: bad) == nil, "\(bad)")
+        }
+    }
+}

@@ -47,6 +47,9 @@ public enum RFC3339 {
 
     /// The instant written in `bytes[range]`, or nil when it is not such a timestamp.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Date? {
+        if range.count == 20, let date = parseAppStoreForm(UnsafeBufferPointer(rebasing: bytes[range])) {
+            return date
+        }
         var cursor = range.lowerBound
         let end = range.upperBound
 
@@ -112,6 +115,40 @@ public enum RFC3339 {
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, the form nearly every receipt date takes, read in one pass with
+    /// no branch per digit; anything else (or an out-of-range field) goes to the general parser.
+    @inline(__always)
+    private static func parseAppStoreForm(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"), text[10] == UInt8(ascii: "T"),
+              text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"), text[19] == UInt8(ascii: "Z")
+        else { return nil }
+        var notDigit: UInt8 = 0
+        @inline(__always) func digit(_ index: Int) -> Int {
+            let value = text[index] &- 0x30
+            notDigit |= value > 9 ? 1 : 0
+            return Int(value)
+        }
+        let year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
+        let month = digit(5) * 10 + digit(6)
+        let day = digit(8) * 10 + digit(9)
+        let hour = digit(11) * 10 + digit(12)
+        let minute = digit(14) * 10 + digit(15)
+        let second = digit(17) * 10 + digit(18)
+        guard notDigit == 0, year >= 1, month >= 1, month <= 12, day >= 1, day <= 28 || day <= daysInMonth(year: year, month: month),
+              hour <= 23, minute <= 59, second <= 60
+        else { return nil }
+        // Days since 1970-01-01; years have four digits here, so every quotient is of a
+        // positive number (year 0 goes to the general parser).
+        let leapYear = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let previous = year - 1
+        let leapDays = previous / 4 - previous / 100 + previous / 400 - 477  // 477 leap years before 1970
+        let days = (year - 1970) * 365 + leapDays + daysBeforeMonth[month - 1] + (leapYear && month > 2 ? 1 : 0) + day - 1
+        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second))
+    }
+
+    /// Days in a common year before each month.
+    private static let daysBeforeMonth: [Int] = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334]
 
     static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
