@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptParser
 
 /// What receipt-dump is asked to do with each receipt, beyond reading it.

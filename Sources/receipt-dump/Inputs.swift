@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One receipt to look at: where it came from, and how to get its bytes. Files are read when
 /// the receipt is processed, on whichever core processes it, not up front on the main thread.
@@ -29,12 +40,10 @@ enum Inputs {
         var sources: [ReceiptSource] = []
         for path in paths {
             if path == "-" {
-                let data = FileHandle.standardInput.readDataToEndOfFile()
-                sources.append(ReceiptSource(name: "-", bytes: .success([UInt8](data))))
+                sources.append(ReceiptSource(name: "-", bytes: .success(StandardStreams.readInput())))
                 continue
             }
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            if FileSystem.isDirectory(path) {
                 sources += directory(path)
             } else {
                 sources.append(file(path))
@@ -104,20 +113,37 @@ enum CreditedList {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Problem(code: "unreadableFile", reason: "cannot read \(path)")
         }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: data, as: UTF8.self).trimming { $0.isBlank || $0.isLineBreak }
         if text.hasPrefix("[") {
-            guard let array = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any] else {
+            guard let array = try? JSONDecoder().decode([Element].self, from: Data(text.utf8)) else {
                 throw Problem(code: "invalidCreditedList", reason: "\(path) is not a JSON array")
             }
-            return Set(array.compactMap { element in
-                if let text = element as? String { return text }
-                if let number = element as? NSNumber { return number.stringValue }
-                return nil
-            })
+            return Set(array.compactMap(\.transactionID))
         }
         return Set(text.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimming(\.isBlank) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") })
+    }
+
+    /// One member of a JSON list: a transaction id as a string or a number. Anything else
+    /// (null, a boolean, an array or object) is skipped rather than failing the whole list.
+    private struct Element: Decodable {
+        let transactionID: String?
+
+        init(from decoder: any Decoder) throws {
+            let value = try decoder.singleValueContainer()
+            if let text = try? value.decode(String.self) {
+                transactionID = text
+            } else if let number = try? value.decode(Int64.self) {
+                transactionID = String(number)
+            } else if let number = try? value.decode(UInt64.self) {
+                transactionID = String(number)
+            } else if let number = try? value.decode(Double.self) {
+                transactionID = String(number)
+            } else {
+                transactionID = nil
+            }
+        }
     }
 }
 

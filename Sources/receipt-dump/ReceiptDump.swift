@@ -1,5 +1,17 @@
 import ArgumentParser
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ReceiptParser
 
 @main
@@ -134,7 +146,7 @@ struct ReceiptDump: ParsableCommand {
 
         print(renderer.join(outcomes.map(\.output)), terminator: "")
         if outcomes.count > 1 {
-            FileHandle.standardError.write(Data(Totals(outcomes).line.utf8))
+            StandardStreams.writeError(Totals(outcomes).line)
         }
         let status = outcomes.map(\.exitStatus).max() ?? 0
         if status != 0 { throw ExitCode(status) }
@@ -199,7 +211,7 @@ func parallelMap<T: Sendable>(_ items: [ReceiptSource], _ transform: @Sendable (
 /// Results written from many threads, each to its own index.
 final class ResultSlots<T: Sendable>: @unchecked Sendable {
     private var storage: [T?]
-    private let lock = NSLock()
+    private let lock = Lock()
     init(count: Int) { storage = Array(repeating: nil, count: count) }
     func set(_ index: Int, _ value: T) { lock.withLock { storage[index] = value } }
     var values: [T] { lock.withLock { storage.map { $0! } } }
@@ -241,7 +253,7 @@ final class Progress: @unchecked Sendable {
     private let enabled: Bool
     private var done = 0
     private var lastDrawn = -1
-    private let lock = NSLock()
+    private let lock = Lock()
 
     init(total: Int) {
         self.total = total
@@ -258,12 +270,12 @@ final class Progress: @unchecked Sendable {
             let width = 30
             let filled = percent * width / 100
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
+            StandardStreams.writeError("\r[\(bar)] \(done)/\(total)")
         }
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardStreams.writeError("\r\u{1B}[K")
     }
 }

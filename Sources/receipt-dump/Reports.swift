@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptParser
 
 /// Renders one receipt in the chosen format, and joins the renderings of several.
@@ -26,7 +30,7 @@ struct Renderer: Sendable {
         case .summary: return outputs.joined()
         case .json, .verifyreceipt:
             guard outputs.count != 1 else { return outputs[0] + "\n" }
-            let items = outputs.map { "  " + $0.replacingOccurrences(of: "\n", with: "\n  ") }
+            let items = outputs.map { "  " + $0.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ") }
             return outputs.isEmpty ? "[]\n" : "[\n" + items.joined(separator: ",\n") + "\n]\n"
         }
     }
@@ -56,7 +60,7 @@ struct TextReport {
         var lines: [String] = [style.bold("File: \(result.file)")]
         func field(_ name: String, _ value: String?) {
             guard let value else { return }
-            lines.append("  " + (name + ":").padding(toLength: 30, withPad: " ", startingAt: 0) + value)
+            lines.append("  " + (name + ":").padded(to: 30) + value)
         }
         switch (result.readError, result.verification) {
         case (let problem?, _):
@@ -120,8 +124,8 @@ struct TextReport {
         let widths = SupportView.purchaseColumns.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
         return table.map { row in
             row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+                column == row.count - 1 ? cell : cell.padded(to: widths[column])
+            }.joined(separator: "  ").trimming(\.isBlank)
         }
     }
 

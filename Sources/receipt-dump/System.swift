@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The few operating-system calls receipt-dump makes itself. It imports FoundationEssentials
+// only, not Foundation (which has FileHandle and NSLock): on Linux, loading Foundation and ICU
+// took more of a one-receipt run than verifying the receipt did.
+
+/// A mutual-exclusion lock.
+final class Lock: @unchecked Sendable {
+    // @unchecked: the mutex is what makes sharing safe; it lives at a fixed address.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
+
+enum StandardStreams {
+    /// Everything on standard input, up to end of file or the first read error.
+    static func readInput() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += chunk[..<count]
+            } else if count == 0 || errno != EINTR {
+                return bytes
+            }
+        }
+    }
+
+    /// Writes all of `text` to standard error, unbuffered, so a progress bar shows at once.
+    static func writeError(_ text: String) {
+        var text = text
+        text.withUTF8 { buffer in
+            var rest = UnsafeRawBufferPointer(buffer)
+            while !rest.isEmpty {
+                let written = write(STDERR_FILENO, rest.baseAddress, rest.count)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+            }
+        }
+    }
+}
+
+enum FileSystem {
+    /// Whether `path` names a directory, following symbolic links.
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+}
