@@ -138,17 +138,16 @@ public enum RFC3339 {
         guard notDigit == 0, year >= 1, month >= 1, month <= 12, day >= 1, day <= 28 || day <= daysInMonth(year: year, month: month),
               hour <= 23, minute <= 59, second <= 60
         else { return nil }
-        // Days since 1970-01-01; years have four digits here, so every quotient is of a
-        // positive number (year 0 goes to the general parser).
-        let leapYear = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let previous = year - 1
-        let leapDays = previous / 4 - previous / 100 + previous / 400 - 477  // 477 leap years before 1970
-        let days = (year - 1970) * 365 + leapDays + daysBeforeMonth[month - 1] + (leapYear && month > 2 ? 1 : 0) + day - 1
+        // Days since 1970-01-01 by the same algorithm as daysFromCivil, in unsigned arithmetic:
+        // the year is 1...9999 here (year 0 goes to the general parser), so nothing is negative.
+        let marchYear = UInt(month <= 2 ? year - 1 : year)
+        let era = marchYear / 400
+        let yearOfEra = marchYear - era * 400
+        let dayOfYear = (153 * UInt(month > 2 ? month - 3 : month + 9) + 2) / 5 + UInt(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = Int(era * 146_097 + dayOfEra) - 719_468
         return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second))
     }
-
-    /// Days in a common year before each month.
-    private static let daysBeforeMonth: [Int] = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334]
 
     static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
