@@ -86,13 +86,22 @@ public struct FuzzHarness: Sendable {
 
     /// Reads every part of a decoded receipt the way a caller would, including its JSON form.
     private func exercise(_ receipt: Receipt) throws(ReceiptError) {
-        do {
-            _ = try JSONEncoder().encode(receipt)
-        } catch {
-            fatalError("a decoded receipt does not encode as JSON: \(error)")
+        // The raw attributes are read back lazily from the payload: every set must give back
+        // as many as it counts, and survive JSON (which re-encodes them) unchanged.
+        let sets = [receipt.attributes] + receipt.inAppPurchases.map(\.attributes)
+        for set in sets where Array(set).count != set.count {
+            fatalError("a raw attribute set reads back \(Array(set).count) attributes, counts \(set.count)")
         }
-        _ = receipt.attributes.reduce(0) { $0 &+ $1.value.count }
-        _ = receipt.inAppPurchases.reduce(0) { $0 &+ $1.attributes.count }
+        do {
+            let json = try JSONEncoder().encode(receipt)
+            let decoded = try JSONDecoder().decode(Receipt.self, from: json)
+            let decodedSets = [decoded.attributes] + decoded.inAppPurchases.map(\.attributes)
+            guard decodedSets.map(Array.init) == sets.map(Array.init) else {
+                fatalError("raw attributes change through JSON")
+            }
+        } catch {
+            fatalError("a decoded receipt does not round-trip through JSON: \(error)")
+        }
     }
 
     private func outcome(_ body: () throws(ReceiptError) -> Void) -> String {
