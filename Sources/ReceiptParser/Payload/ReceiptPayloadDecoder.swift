@@ -14,10 +14,13 @@ import Foundation
 public enum ReceiptPayloadDecoder {
     /// Decodes a whole payload. The bytes are not verified here: see ``ReceiptVerifier``.
     public static func decode(_ payload: [UInt8]) throws(ReceiptError) -> Receipt {
+        // Filled in place: a Receipt is a few hundred bytes, and each copy of it costs.
+        var receipt = Receipt()
         try withDER(payload) { (der) throws(ReceiptError) in
             var decoder = Decoder(payload: payload, der: der)
-            return try decoder.receipt()
+            try decoder.decode(into: &receipt)
         }
+        return receipt
     }
 
     /// Finds the receipt creation date (attribute 12) without decoding anything else.
@@ -56,9 +59,8 @@ public enum ReceiptPayloadDecoder {
         let der: DERBuffer
         var strings = RecentStrings()
 
-        mutating func receipt() throws(ReceiptError) -> Receipt {
+        mutating func decode(into receipt: inout Receipt) throws(ReceiptError) {
             let set = try attributeSet(der, in: 0..<payload.count, what: "payload")
-            var receipt = Receipt()
             let entries = der.countInAppPurchases(in: set.contentRange)
             receipt.inAppPurchases.reserveCapacity(min(entries, DecodingLimits.maximumInAppPurchases))
             var seen = SeenTypes(base: 0)
@@ -92,7 +94,6 @@ public enum ReceiptPayloadDecoder {
                 try seen.insert(field.type)
             }
             receipt.attributes = ReceiptAttributeSet(checkedContent: payload[set.contentRange], count: attributes.count)
-            return receipt
         }
 
         private mutating func decodeInAppPurchase(in range: Range<Int>, into purchase: inout InAppPurchase) throws(ReceiptError) {
@@ -161,24 +162,22 @@ public enum ReceiptPayloadDecoder {
     /// instead of an allocation.
     private struct RecentStrings {
         static let size = 8
-        private var keys: [(identifier: UInt8, range: Range<Int>)] = []
-        private var strings: [String] = []
+        private var entries: [(identifier: UInt8, range: Range<Int>, text: String)] = []
         private var next = 0
 
         func find(_ identifier: UInt8, _ range: Range<Int>, in der: DERBuffer) -> String? {
-            for index in keys.indices where keys[index].identifier == identifier && der.equal(keys[index].range, range) {
-                return strings[index]
+            for entry in entries where entry.identifier == identifier && der.equal(entry.range, range) {
+                return entry.text
             }
             return nil
         }
 
         mutating func insert(_ identifier: UInt8, _ range: Range<Int>, _ text: String) {
-            if keys.count < Self.size {
-                keys.append((identifier, range))
-                strings.append(text)
+            if entries.count < Self.size {
+                if entries.isEmpty { entries.reserveCapacity(Self.size) }  // one allocation per decode
+                entries.append((identifier, range, text))
             } else {
-                keys[next] = (identifier, range)
-                strings[next] = text
+                entries[next] = (identifier, range, text)
                 next = (next + 1) % Self.size
             }
         }
