@@ -156,6 +156,25 @@ struct HostileInputTests {
         #expect(decode(DER.sequence(DER.element(0x02, Array(repeating: 1, count: 9)), DER.integer(1), DER.octets([]))) == .integerOverflow)
     }
 
+    /// Strings are checked eight bytes at a time: a byte of 0x80 or above is found wherever it
+    /// falls, in a string of any length; valid UTF-8 beyond ASCII stays accepted.
+    @Test func stringBytesAreCheckedAtEveryPosition() throws {
+        for length in 1...20 {
+            for position in 0..<length {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                bytes[position] = 0x80
+                let ia5 = DER.set([DER.attribute(10, DER.element(0x16, bytes))])
+                #expect(errorCode { try ReceiptPayloadDecoder.decode(ia5) } == .wrongValueType, "IA5 \(length) \(position)")
+                let utf8 = DER.set([DER.attribute(2, DER.element(0x0C, bytes))])
+                #expect(errorCode { try ReceiptPayloadDecoder.decode(utf8) } == .wrongValueType, "UTF-8 \(length) \(position)")
+            }
+            let text = String(repeating: "a", count: length - 1) + "é"
+            #expect(try ReceiptPayloadDecoder.decode(DER.set([DER.attribute(2, DER.utf8(text))])).bundleID == text)
+            let ascii = String(repeating: "b", count: length)
+            #expect(try ReceiptPayloadDecoder.decode(DER.set([DER.attribute(10, DER.ia5(ascii))])).ageRating == ascii)
+        }
+    }
+
     @Test func integersAreSigned64Bit() throws {
         let values: [Int64] = [0, 1, 127, 128, 255, 256, -1, -128, -129, Int64.max, Int64.min, 5_000_000_000_123_456]
         for value in values {

@@ -63,6 +63,7 @@ public enum ReceiptPayloadDecoder {
             let set = try attributeSet(der, in: 0..<payload.count, what: "payload")
             let entries = der.countInAppPurchases(in: set.contentRange)
             receipt.inAppPurchases.reserveCapacity(min(entries, DecodingLimits.maximumInAppPurchases))
+            strings.isUseful = entries > 1
             var seen = SeenTypes(base: 0)
             var attributes = AttributeReader(der: der, content: set.contentRange)
             while let field = try attributes.next() {
@@ -164,6 +165,8 @@ public enum ReceiptPayloadDecoder {
         static let size = 8
         private var entries: [(identifier: UInt8, range: Range<Int>, text: String)] = []
         private var next = 0
+        /// Whether strings can repeat at all: not with a single in-app entry.
+        var isUseful = true
 
         func find(_ identifier: UInt8, _ range: Range<Int>, in der: DERBuffer) -> String? {
             for entry in entries where entry.identifier == identifier && der.equal(entry.range, range) {
@@ -173,6 +176,7 @@ public enum ReceiptPayloadDecoder {
         }
 
         mutating func insert(_ identifier: UInt8, _ range: Range<Int>, _ text: String) {
+            guard isUseful else { return }
             if entries.count < Self.size {
                 if entries.isEmpty { entries.reserveCapacity(Self.size) }  // one allocation per decode
                 entries.append((identifier, range, text))
@@ -226,11 +230,11 @@ public enum ReceiptPayloadDecoder {
             let content = UnsafeBufferPointer(rebasing: der.bytes[element.contentRange])
             switch element.identifier {
             case ASN1Tag.utf8String:
-                if content.allSatisfy({ $0 < 0x80 }) { return String(decoding: content, as: UTF8.self) }
+                if content.isASCII { return String(decoding: content, as: UTF8.self) }
                 if let text = String(validatingUTF8Bytes: content) { return text }
                 throw ReceiptError(.wrongValueType, "attribute \(type) is not valid UTF-8")
             case ASN1Tag.ia5String:
-                guard content.allSatisfy({ $0 < 0x80 }) else {
+                guard content.isASCII else {
                     throw ReceiptError(.wrongValueType, "attribute \(type) is not a valid IA5String")
                 }
                 return String(decoding: content, as: UTF8.self)
@@ -283,6 +287,24 @@ extension DERBuffer {
             cursor = element.end
         }
         return count
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether every byte is below 0x80, read eight bytes at a time.
+    var isASCII: Bool {
+        guard let base = baseAddress else { return true }
+        var high: UInt64 = 0
+        var offset = 0
+        while offset + 8 <= count {
+            high |= UnsafeRawPointer(base).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        while offset < count {
+            high |= UInt64(base[offset])
+            offset += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 }
 
