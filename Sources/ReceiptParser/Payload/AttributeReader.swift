@@ -23,16 +23,25 @@ struct AttributeReader {
         limit = content.upperBound
     }
 
+    @inline(__always)
     mutating func next() throws(ReceiptError) -> AttributeFields? {
         guard cursor < limit else { return nil }
         count += 1
-        guard count <= DecodingLimits.maximumAttributeCount else {
-            throw ReceiptError(.tooLarge, "more than \(DecodingLimits.maximumAttributeCount) attributes in one set")
-        }
+        guard count <= DecodingLimits.maximumAttributeCount else { throw tooMany() }
         if let fields = compactAttribute(at: cursor) {
             cursor = fields.end
             return fields
         }
+        return try nextInAnyForm()
+    }
+
+    private func tooMany() -> ReceiptError {
+        ReceiptError(.tooLarge, "more than \(DecodingLimits.maximumAttributeCount) attributes in one set")
+    }
+
+    /// The attribute at the cursor whatever its lengths' forms, or the error that it is not one.
+    @inline(never)
+    private mutating func nextInAnyForm() throws(ReceiptError) -> AttributeFields {
         let sequence = try der.element(at: cursor, limit: limit)
         cursor = sequence.end
         guard sequence.identifier == ASN1Tag.sequence else {
