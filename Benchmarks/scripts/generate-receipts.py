@@ -7,7 +7,7 @@ Writes inapp-1.receipt, inapp-10, inapp-100, inapp-1000 and inapp-10000.receipt:
 shaped receipts whose payload carries that many in-app entries (subscription renewals and
 consumables with realistic identifiers and dates), signed by the test PKI in
 TestReceipts/pki (test-signer <- test-intermediate <- test-root, SHA-256). With --batch N it
-also writes N small receipts (1 to 8 entries each) into .receipts/batch/ for the receipt-dump
+also writes N small receipts (1 to 8 entries each) into .receipts/batch-N/ for the receipt-dump
 directory measurements.
 
 Reuses the DER encoder and PKCS #7 builder of TestReceipts/generate.py; reads the committed
@@ -88,7 +88,7 @@ def payload(count: int) -> bytes:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--batch", type=int, default=0, help="also write N small receipts into .receipts/batch/")
+    parser.add_argument("--batch", type=int, default=0, help="also write N small receipts into .receipts/batch-N/")
     args = parser.parse_args()
     signer, intermediate, root = load("test-signer"), load("test-intermediate"), load("test-root")
     OUT.mkdir(exist_ok=True)
@@ -99,7 +99,7 @@ def main() -> int:
             path.write_bytes(data)
         print(f"{path.relative_to(ROOT)}: {len(data)} bytes")
     if args.batch:
-        batch = OUT / "batch"
+        batch = OUT / f"batch-{args.batch}"
         batch.mkdir(exist_ok=True)
         payloads = {n: payload(n) for n in range(1, 9)}
         for index in range(args.batch):
