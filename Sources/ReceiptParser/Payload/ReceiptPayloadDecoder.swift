@@ -20,7 +20,7 @@ public enum ReceiptPayloadDecoder {
             var decoder = Decoder(payload: payload, der: der)
             try decoder.decode(into: &receipt)
         }
-        return receipt
+        return consume receipt  // moved out: a copy would retain and release every field
     }
 
     /// Finds the receipt creation date (attribute 12) without decoding anything else.
