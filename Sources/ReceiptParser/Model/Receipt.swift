@@ -47,7 +47,7 @@ public struct Receipt: Sendable, Hashable, Codable {
     /// Makes an empty receipt; the decoder fills it.
     public init() {
         inAppPurchases = []
-        attributes = []
+        attributes = ReceiptAttributeSet()
     }
 }
 
@@ -105,5 +105,5 @@ public struct InAppPurchase: Sendable, Hashable, Codable {
     public var attributes: ReceiptAttributeSet
 
     /// Makes an empty entry; the decoder fills it.
-    public init() { attributes = [] }
+    public init() { attributes = ReceiptAttributeSet() }
 }

@@ -24,6 +24,12 @@ public struct ReceiptAttributeSet: Collection, Sendable, Hashable, Codable, Expr
         self.count = count
     }
 
+    /// Makes an empty set.
+    public init() {
+        content = []
+        count = 0
+    }
+
     /// Makes a set holding `attributes`, encoded as DER in this order.
     public init(_ attributes: some Sequence<ReceiptAttribute>) {
         var der = [UInt8]()
