@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Bytes taken from a receipt, indexed from zero, encoded as lowercase hex in JSON.
 ///
 /// A `ByteString` shares the storage of the decoded payload instead of copying, so keeping every
@@ -31,6 +39,19 @@ public struct ByteString: RandomAccessCollection, Sendable, Hashable, Codable, C
 
     /// The bytes as lowercase hexadecimal, as in JSON.
     public var description: String { hex }
+
+    // Compared with memcmp and hashed as one block: certificates and attribute sets are
+    // compared often, and byte-by-byte element comparison costs a call per byte.
+    public static func == (lhs: ByteString, rhs: ByteString) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return lhs.storage.withUnsafeBytes { a in
+            rhs.storage.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        storage.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()

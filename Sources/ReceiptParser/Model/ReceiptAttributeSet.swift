@@ -72,8 +72,8 @@ public struct ReceiptAttributeSet: Collection, Sendable, Hashable, Codable, Expr
         }
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.content == rhs.content }
-    public func hash(into hasher: inout Hasher) { hasher.combine(content) }
+    public static func == (lhs: Self, rhs: Self) -> Bool { ByteString(lhs.content) == ByteString(rhs.content) }
+    public func hash(into hasher: inout Hasher) { ByteString(content).hash(into: &hasher) }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()

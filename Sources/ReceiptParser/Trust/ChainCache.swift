@@ -66,7 +66,7 @@ final class ChainCache: Sendable {
 
         static func == (lhs: Key, rhs: Key) -> Bool {
             guard lhs.certificates.count == rhs.certificates.count, lhs.signer == rhs.signer else { return false }
-            for (left, right) in zip(lhs.certificates, rhs.certificates) where !ChainCache.equal(left, right) {
+            for (left, right) in zip(lhs.certificates, rhs.certificates) where left != right {
                 return false
             }
             return true
@@ -90,15 +90,6 @@ final class ChainCache: Sendable {
 
     /// How many chains are remembered.
     var count: Int { entries.count }
-
-    static func equal(_ left: ByteString, _ right: ByteString) -> Bool {
-        guard left.count == right.count else { return false }
-        return left.storage.withUnsafeBytes { a in
-            right.storage.withUnsafeBytes { b in
-                a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
-            }
-        }
-    }
 }
 
 /// A dictionary of at most `capacity` entries behind a lock: past the capacity an arbitrary
@@ -155,5 +146,5 @@ struct CertificateBytes: Hashable, Sendable {
         der.storage.suffix(32).withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 
-    static func == (lhs: CertificateBytes, rhs: CertificateBytes) -> Bool { ChainCache.equal(lhs.der, rhs.der) }
+    static func == (lhs: CertificateBytes, rhs: CertificateBytes) -> Bool { lhs.der == rhs.der }
 }
