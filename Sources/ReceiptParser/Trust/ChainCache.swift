@@ -92,37 +92,40 @@ final class ChainCache: Sendable {
     var count: Int { entries.count }
 }
 
-/// A dictionary of at most `capacity` entries behind a lock: past the capacity an arbitrary
-/// entry is dropped. The lock is held only to read or write the dictionary.
+/// A dictionary of at most `capacity` entries behind a readers-writer lock: past the capacity an
+/// arbitrary entry is dropped. Lookups share the lock, so threads that all hit a warm cache never
+/// sleep waiting for each other: with a mutex, receipt-dump's two threads met there ~70 times in
+/// 2 000 receipts, and each meeting put one to sleep (2 % of that batch). An insertion has it alone.
 final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
-    // @unchecked: `entries` is only touched with `lock` held.
+    // @unchecked: `entries` is read only with `lock` held for reading, written only with it held
+    // for writing.
     let capacity: Int
-    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
     private var entries: [Key: Value] = [:]
 
     init(capacity: Int) {
         precondition(capacity > 0, "a cache holds at least one entry")
         self.capacity = capacity
         lock = .allocate(capacity: 1)
-        lock.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(lock, nil)
+        lock.initialize(to: pthread_rwlock_t())
+        pthread_rwlock_init(lock, nil)
     }
 
     deinit {
-        pthread_mutex_destroy(lock)
+        pthread_rwlock_destroy(lock)
         lock.deinitialize(count: 1)
         lock.deallocate()
     }
 
     subscript(key: Key) -> Value? {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
+        pthread_rwlock_rdlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
         return entries[key]
     }
 
     func insert(_ value: Value, for key: Key) {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
+        pthread_rwlock_wrlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
         if entries[key] == nil, entries.count >= capacity, let victim = entries.keys.first {
             entries[victim] = nil
         }
@@ -130,8 +133,8 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     }
 
     var count: Int {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
+        pthread_rwlock_rdlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
         return entries.count
     }
 }
