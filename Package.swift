@@ -21,10 +21,13 @@ let package = Package(
         // The thin C layer: certificate parsing, digests and signature checks. No policy.
         .target(name: "CReceiptCrypto", dependencies: ["COpenSSL"]),
         .target(name: "ReceiptParser", dependencies: ["CReceiptCrypto"]),
+        // receipt-dump's worker threads, started on their own processors (GNU calls Swift cannot see).
+        .target(name: "CDumpThreads"),
         .executableTarget(
             name: "receipt-dump",
             dependencies: [
                 "ReceiptParser",
+                "CDumpThreads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

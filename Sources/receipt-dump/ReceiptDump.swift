@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -128,8 +127,10 @@ struct ReceiptDump: ParsableCommand {
     }
 
     func run() throws {
-        let settings = try makeSettings()
-        let sources = Inputs.collect(paths: files, jsonl: jsonl)
+        // Setting up verification (OpenSSL's first use, the root) and listing the inputs take
+        // about a millisecond and a half each, before any receipt: on two processors they overlap.
+        let (made, sources) = Workers.together({ Result(catching: makeSettings) }, { Inputs.collect(paths: files, jsonl: jsonl) })
+        let settings = try made.get()
         let progress = Progress(total: sources.count)
         let style = Style(enabled: !noColor && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
         let renderer = Renderer(format: format, style: style, showDetails: certs,
@@ -137,7 +138,7 @@ struct ReceiptDump: ParsableCommand {
                                 expectedEnvironment: settings.expectedEnvironment)
         // Each receipt is read, verified, decoded and rendered on the core that takes it; the
         // main thread keeps only the text and what the totals need.
-        let outcomes = parallelMap(sources) { source in
+        let outcomes = Workers.map(sources) { source in
             let outcome = Outcome(DumpResult.make(source, settings: settings), renderer)
             progress.advance()
             return outcome
@@ -197,24 +198,6 @@ struct ReceiptDump: ParsableCommand {
         }
         return [UInt8](data)
     }
-}
-
-/// Maps over all cores, keeping the input order.
-func parallelMap<T: Sendable>(_ items: [ReceiptSource], _ transform: @Sendable (ReceiptSource) -> T) -> [T] {
-    let slots = ResultSlots<T>(count: items.count)
-    DispatchQueue.concurrentPerform(iterations: items.count) { index in
-        slots.set(index, transform(items[index]))
-    }
-    return slots.values
-}
-
-/// Results written from many threads, each to its own index.
-final class ResultSlots<T: Sendable>: @unchecked Sendable {
-    private var storage: [T?]
-    private let lock = Lock()
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ value: T) { lock.withLock { storage[index] = value } }
-    var values: [T] { lock.withLock { storage.map { $0! } } }
 }
 
 /// What is kept of one receipt once it is rendered.
