@@ -16,7 +16,13 @@ struct DumpSettings: Sendable {
     var expectedAppVersion: String?
     var deviceIdentifier: (text: String, bytes: [UInt8])?
     var credited: Set<String>?
+    /// Whether the output shows the receipt's certificates (text and JSON do); a summary line
+    /// does not, and a batch should not pay for them.
+    var wantsCertificates = true
     var wantsCertificateDetails = false
+
+    /// Whether any filter narrows the in-app purchases shown.
+    var filters: Bool { productFilter != nil || transactionFilter != nil || activeAt != nil }
 }
 
 /// A requested check and its outcome.
@@ -68,7 +74,7 @@ struct DumpResult: Encodable, Sendable {
             result.readError = Problem(error)
             return result
         }
-        result.certificates = container.certificateSummaries()
+        if settings.wantsCertificates { result.certificates = container.certificateSummaries() }
         if settings.wantsCertificateDetails { result.certificateDetails = container.certificateDetails() }
         if let verifier = settings.verifier {
             do {
@@ -93,10 +99,12 @@ struct DumpResult: Encodable, Sendable {
                 notInReceipt: credited.subtracting(inReceipt).sorted())
         }
         var shown = decoded
-        shown.inAppPurchases = decoded.inAppPurchases.filter { purchase in
-            (settings.productFilter.map { purchase.productID == $0 } ?? true)
-                && (settings.transactionFilter.map { purchase.transactionID == $0 || purchase.originalTransactionID == $0 } ?? true)
-                && (settings.activeAt.map { purchase.isActiveSubscription(at: $0) } ?? true)
+        if settings.filters {
+            shown.inAppPurchases = decoded.inAppPurchases.filter { purchase in
+                (settings.productFilter.map { purchase.productID == $0 } ?? true)
+                    && (settings.transactionFilter.map { purchase.transactionID == $0 || purchase.originalTransactionID == $0 } ?? true)
+                    && (settings.activeAt.map { purchase.isActiveSubscription(at: $0) } ?? true)
+            }
         }
         result.receipt = shown
         result.totalInAppPurchases = decoded.inAppPurchases.count

@@ -161,6 +161,7 @@ struct ReceiptDump: ParsableCommand {
         settings.expectedBundleID = bundleID
         settings.expectedAppVersion = appVersion
         settings.deviceIdentifier = deviceGUID.flatMap { text in DeviceIdentifier.parse(text).map { (text, $0) } }
+        settings.wantsCertificates = format == .text || format == .json
         settings.wantsCertificateDetails = certs
         settings.expectedEnvironment = environment.map { $0 == .production ? .production : .sandbox }
         if let credited {
