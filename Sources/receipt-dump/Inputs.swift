@@ -15,21 +15,24 @@ import Darwin
 /// the receipt is processed, on whichever core processes it, not up front on the main thread.
 struct ReceiptSource: Sendable {
     let name: String
-    let load: @Sendable () -> Result<[UInt8], Problem>
+    private let bytes: Result<[UInt8], Problem>?  // nil: read the file called `name`
 
     init(name: String, bytes: Result<[UInt8], Problem>) {
         self.name = name
-        load = { bytes }
+        self.bytes = bytes
     }
 
     init(path: String) {
         name = path
-        load = {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                return .failure(Problem(code: "unreadableFile", reason: "cannot read \(path)"))
-            }
-            return .success([UInt8](data))
+        bytes = nil
+    }
+
+    func load() -> Result<[UInt8], Problem> {
+        if let bytes { return bytes }
+        guard let data = FileManager.default.contents(atPath: name) else {
+            return .failure(Problem(code: "unreadableFile", reason: "cannot read \(name)"))
         }
+        return .success([UInt8](data))
     }
 }
 
@@ -57,36 +60,58 @@ enum Inputs {
 
     static func file(_ path: String) -> ReceiptSource { ReceiptSource(path: path) }
 
-    /// Every regular, non-hidden file below `path`, sorted. Walked with readdir, whose entry
-    /// types spare a stat per file: FileManager's enumerator cost more than verifying did.
+    /// Every regular, non-hidden file below `path`, sorted by the bytes of their paths (as
+    /// `LC_ALL=C ls` does). Walked with readdir, whose entry types spare a stat per file:
+    /// FileManager's enumerator cost more than verifying did.
     private static func directory(_ path: String) -> [ReceiptSource] {
-        var files: [String] = []
-        guard walk(path, into: &files) else {
+        var files: [[UInt8]] = []
+        var prefix = Array(path.utf8)
+        if prefix.last != UInt8(ascii: "/") { prefix.append(UInt8(ascii: "/")) }
+        guard walk(&prefix, into: &files) else {
             return [ReceiptSource(name: path, bytes: .failure(Problem(code: "unreadableFile", reason: "cannot list \(path)")))]
         }
-        return files.sorted().map(file)
+        // Bytes and memcmp: sorting Strings (Unicode-aware) took a quarter of the listing.
+        files.sort(by: precedesByBytes)
+        return files.map { ReceiptSource(path: String(decoding: $0, as: UTF8.self)) }
     }
 
-    private static func walk(_ path: String, into files: inout [String]) -> Bool {
-        guard let stream = opendir(path) else { return false }
-        defer { closedir(stream) }
-        let prefix = path.hasSuffix("/") ? path : path + "/"
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    private static func precedesByBytes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+        left.withUnsafeBufferPointer { left in
+            right.withUnsafeBufferPointer { right in
+                let order = memcmp(left.baseAddress!, right.baseAddress!, min(left.count, right.count))
+                return order != 0 ? order < 0 : left.count < right.count
             }
-            guard !name.hasPrefix(".") else { continue }
-            let full = prefix + name
+        }
+    }
+
+    /// Appends the files below the directory `path` (which ends in "/") to `files`; `path` is
+    /// restored before returning.
+    private static func walk(_ path: inout [UInt8], into files: inout [[UInt8]]) -> Bool {
+        guard let stream = path.withUnsafeBufferPointer({ buffer in
+            String(decoding: buffer, as: UTF8.self).withCString(opendir)
+        }) else { return false }
+        defer { closedir(stream) }
+        let directoryLength = path.count
+        defer { path.removeSubrange(directoryLength...) }
+        while let entry = readdir(stream) {
+            path.removeSubrange(directoryLength...)
+            let hidden = withUnsafeBytes(of: entry.pointee.d_name) { name in
+                guard name.first != UInt8(ascii: ".") else { return true }
+                path.append(contentsOf: name.prefix { $0 != 0 })
+                return false
+            }
+            guard !hidden else { continue }
             var type = Int32(entry.pointee.d_type)
             if type == Int32(DT_UNKNOWN) || type == Int32(DT_LNK) {
                 var status = stat()
-                guard stat(full, &status) == 0 else { continue }
+                guard String(decoding: path, as: UTF8.self).withCString({ stat($0, &status) }) == 0 else { continue }
                 type = (status.st_mode & S_IFMT) == S_IFDIR ? Int32(DT_DIR) : (status.st_mode & S_IFMT) == S_IFREG ? Int32(DT_REG) : 0
             }
             if type == Int32(DT_DIR) {
-                _ = walk(full, into: &files)
+                path.append(UInt8(ascii: "/"))
+                _ = walk(&path, into: &files)
             } else if type == Int32(DT_REG) {
-                files.append(full)
+                files.append(path)
             }
         }
         return true

@@ -37,6 +37,24 @@ struct SupportToolTests {
         #expect(try run("--format", "summary", "--root", "pki/test-root.der", "-", input: Array("hello".utf8)).status == 2)
     }
 
+    @Test func directoriesAreWalkedWholeInTheByteOrderOfTheirPaths() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sample = try Data(contentsOf: Paths.fixtures.appendingPathComponent("receipts/sample.receipt"))
+        for path in ["b", "a/x", "a/.hidden", "a-2", "A", "a/sub/y", ".skipped/z", "\u{E9}", "a/sub/.z"] {
+            let file = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try sample.write(to: file)
+        }
+        let result = try run("--format", "summary", "--root", "pki/test-root.der", root.path)
+        #expect(result.status == 0)
+        let files = result.output.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+        // Hidden files and directories skipped; "a-2" before "a/…" because "-" < "/"; "A" before
+        // "a" and "é" (C3 A9) last, as `LC_ALL=C sort` orders the paths.
+        #expect(files == ["A", "a-2", "a/sub/y", "a/x", "b", "\u{E9}"].map { root.path + "/" + $0 })
+        #expect(result.errors.contains("Totals: 6 receipts, 6 verified"))
+    }
+
     @Test func directoriesAndJSONLinesAreBatches() throws {
         let directory = try run("--format", "summary", "--root", "pki/test-root.der", "receipts")
         #expect(directory.status == 2)  // the folder holds hostile fixtures too
