@@ -145,7 +145,7 @@ struct ReceiptDump: ParsableCommand {
         }
         progress.finish()
 
-        print(renderer.join(outcomes.map(\.output)), terminator: "")
+        renderer.write(outcomes.lazy.map(\.output))
         if outcomes.count > 1 {
             StandardStreams.writeError(Totals(outcomes).line)
         }

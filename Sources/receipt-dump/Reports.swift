@@ -23,15 +23,16 @@ struct Renderer: Sendable {
         }
     }
 
-    /// The whole output: reports one after another, or one JSON array for several JSON documents.
-    func join(_ outputs: [String]) -> String {
+    /// Writes the whole output to standard output: reports one after another, or one JSON array
+    /// for several JSON documents.
+    func write(_ outputs: some Collection<String>) {
         switch format {
-        case .text, .asn1: return outputs.joined(separator: "\n")
-        case .summary: return outputs.joined()
+        case .text, .asn1: StandardStreams.writeOutput(outputs, separator: "\n")
+        case .summary: StandardStreams.writeOutput(outputs)
         case .json, .verifyreceipt:
-            guard outputs.count != 1 else { return outputs[0] + "\n" }
+            guard outputs.count != 1 else { return StandardStreams.writeOutput([outputs.first!, "\n"]) }
             let items = outputs.map { "  " + $0.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ") }
-            return outputs.isEmpty ? "[]\n" : "[\n" + items.joined(separator: ",\n") + "\n]\n"
+            StandardStreams.writeOutput([outputs.isEmpty ? "[]\n" : "[\n" + items.joined(separator: ",\n") + "\n]\n"])
         }
     }
 }
