@@ -60,7 +60,7 @@ struct DumpResult: Encodable, Sendable {
     static func make(_ source: ReceiptSource, settings: DumpSettings) -> DumpResult {
         var result = DumpResult(file: source.name)
         let input: [UInt8]
-        switch source.load() {
+        switch source.load(name: result.file) {
         case .failure(let problem):
             result.readError = problem
             return result

@@ -11,24 +11,34 @@ import Musl
 import Darwin
 #endif
 
-/// One receipt to look at: where it came from, and how to get its bytes. Files are read when
-/// the receipt is processed, on whichever core processes it, not up front on the main thread.
+/// One receipt to look at: where it came from, and how to get its bytes. Files are read, and
+/// the names of listed files made, when the receipt is processed, on whichever core processes
+/// it, not up front on the main thread.
 struct ReceiptSource: Sendable {
-    let name: String
-    private let bytes: Result<[UInt8], Problem>?  // nil: read the file called `name`
-
-    init(name: String, bytes: Result<[UInt8], Problem>) {
-        self.name = name
-        self.bytes = bytes
+    private enum Origin: Sendable {
+        case file(String)
+        case listedFile([UInt8])  // a path from a directory listing, as bytes
+        case bytes(name: String, Result<[UInt8], Problem>)
     }
 
-    init(path: String) {
-        name = path
-        bytes = nil
+    private let origin: Origin
+
+    init(name: String, bytes: Result<[UInt8], Problem>) { origin = .bytes(name: name, bytes) }
+    init(path: String) { origin = .file(path) }
+    init(listedPath: [UInt8]) { origin = .listedFile(listedPath) }
+
+    /// The file's path, or what the bytes were read from.
+    var name: String {
+        switch origin {
+        case .file(let path): return path
+        case .listedFile(let path): return String(decoding: path, as: UTF8.self)
+        case .bytes(let name, _): return name
+        }
     }
 
-    func load() -> Result<[UInt8], Problem> {
-        if let bytes { return bytes }
+    /// The receipt's bytes; `name` is `self.name`, passed in to spare making it again.
+    func load(name: String) -> Result<[UInt8], Problem> {
+        if case .bytes(_, let bytes) = origin { return bytes }
         guard let data = FileManager.default.contents(atPath: name) else {
             return .failure(Problem(code: "unreadableFile", reason: "cannot read \(name)"))
         }
@@ -72,7 +82,7 @@ enum Inputs {
         }
         // Bytes and memcmp: sorting Strings (Unicode-aware) took a quarter of the listing.
         files.sort(by: precedesByBytes)
-        return files.map { ReceiptSource(path: String(decoding: $0, as: UTF8.self)) }
+        return files.map(ReceiptSource.init(listedPath:))
     }
 
     private static func precedesByBytes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
