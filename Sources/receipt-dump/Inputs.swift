@@ -77,7 +77,8 @@ enum Inputs {
         var files: [[UInt8]] = []
         var prefix = Array(path.utf8)
         if prefix.last != UInt8(ascii: "/") { prefix.append(UInt8(ascii: "/")) }
-        guard walk(&prefix, into: &files) else {
+        var ancestors: [DirectoryIdentity] = []
+        guard walk(&prefix, into: &files, below: &ancestors) else {
             return [ReceiptSource(name: path, bytes: .failure(Problem(code: "unreadableFile", reason: "cannot list \(path)")))]
         }
         // Bytes and memcmp: sorting Strings (Unicode-aware) took a quarter of the listing.
@@ -94,13 +95,26 @@ enum Inputs {
         }
     }
 
+    /// A directory's device and inode numbers.
+    private struct DirectoryIdentity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
     /// Appends the files below the directory `path` (which ends in "/") to `files`; `path` is
-    /// restored before returning.
-    private static func walk(_ path: inout [UInt8], into files: inout [[UInt8]]) -> Bool {
+    /// restored before returning. A directory already in `ancestors` (a symbolic link back up
+    /// the tree) is not entered again.
+    private static func walk(_ path: inout [UInt8], into files: inout [[UInt8]], below ancestors: inout [DirectoryIdentity]) -> Bool {
         guard let stream = path.withUnsafeBufferPointer({ buffer in
             String(decoding: buffer, as: UTF8.self).withCString(opendir)
         }) else { return false }
         defer { closedir(stream) }
+        var status = stat()
+        guard fstat(dirfd(stream), &status) == 0 else { return false }
+        let identity = DirectoryIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        guard !ancestors.contains(identity) else { return true }
+        ancestors.append(identity)
+        defer { ancestors.removeLast() }
         let directoryLength = path.count
         defer { path.removeSubrange(directoryLength...) }
         while let entry = readdir(stream) {
@@ -119,7 +133,7 @@ enum Inputs {
             }
             if type == Int32(DT_DIR) {
                 path.append(UInt8(ascii: "/"))
-                _ = walk(&path, into: &files)
+                _ = walk(&path, into: &files, below: &ancestors)
             } else if type == Int32(DT_REG) {
                 files.append(path)
             }

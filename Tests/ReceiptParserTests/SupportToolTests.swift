@@ -46,6 +46,8 @@ struct SupportToolTests {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try sample.write(to: file)
         }
+        // A link back up the tree is followed once, not round and round.
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("a/sub/up").path, withDestinationPath: "../..")
         let result = try run("--format", "summary", "--root", "pki/test-root.der", root.path)
         #expect(result.status == 0)
         let files = result.output.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
