@@ -22,7 +22,7 @@ struct DumpSettings: Sendable {
     var wantsCertificateDetails = false
 
     /// Whether any filter narrows the in-app purchases shown.
-    var filters: Bool { productFilter != nil || transactionFilter != nil || activeAt != nil }
+    var narrowsPurchases: Bool { productFilter != nil || transactionFilter != nil || activeAt != nil }
 }
 
 /// A requested check and its outcome.
@@ -99,7 +99,7 @@ struct DumpResult: Encodable, Sendable {
                 notInReceipt: credited.subtracting(inReceipt).sorted())
         }
         var shown = decoded
-        if settings.filters {
+        if settings.narrowsPurchases {
             shown.inAppPurchases = decoded.inAppPurchases.filter { purchase in
                 (settings.productFilter.map { purchase.productID == $0 } ?? true)
                     && (settings.transactionFilter.map { purchase.transactionID == $0 || purchase.originalTransactionID == $0 } ?? true)
