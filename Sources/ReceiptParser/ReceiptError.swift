@@ -36,6 +36,12 @@ public struct ReceiptError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The input exceeds ``DecodingLimits/maximumInputSize``, or a payload holds more
         /// attributes or in-app purchases than ``DecodingLimits`` allows.
         public static let tooLarge = Code("tooLarge")
+        /// A JSON request body or input file is not well-formed JSON, nests deeper than
+        /// ``DecodingLimits/maximumJSONDepth``, or lacks a member it needs.
+        public static let invalidJSON = Code("invalidJSON")
+        /// A JSON object names the same key twice. Readers disagree on which one wins, so the
+        /// input is ambiguous and refused.
+        public static let duplicateKey = Code("duplicateKey")
 
         // Encoding (container and payload)
         /// The bytes end before a declared element does.
@@ -58,6 +64,8 @@ public struct ReceiptError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unsupportedContentType = Code("unsupportedContentType")
         /// The SignedData carries no content (a detached signature).
         public static let detachedContent = Code("detachedContent")
+        /// The SignedData carries more certificates than ``DecodingLimits/maximumCertificates``.
+        public static let tooManyCertificates = Code("tooManyCertificates")
 
         // Payload
         /// The signed content is not a SET of receipt attributes.
@@ -96,5 +104,9 @@ public struct ReceiptError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let missingCreationDate = Code("missingCreationDate")
         /// A trust anchor given by the caller is not a usable certificate.
         public static let invalidAnchor = Code("invalidAnchor")
+        /// A certificate's public key is outside what verification accepts (RSA 2048 to 4096
+        /// bits with a public exponent of at most 2^32, EC P-256 or P-384); refused before any
+        /// signature math with it.
+        public static let keyNotAllowed = Code("keyNotAllowed")
     }
 }

@@ -14,4 +14,11 @@ public enum DecodingLimits {
     public static let maximumAttributeCount = 200_000
     /// The most in-app purchases one receipt may hold. The largest real receipt has 187.
     public static let maximumInAppPurchases = 100_000
+    /// The most certificates a receipt's SignedData may carry. Apple sends 3 (signer, WWDR
+    /// intermediate, root); 10 leaves room for a cross-signed intermediate or two while keeping
+    /// the certificates parsed and the signatures tried for one receipt small and bounded.
+    public static let maximumCertificates = 10
+    /// The deepest nesting of arrays and objects accepted in JSON input (request bodies,
+    /// input files). A verifyReceipt body nests 1 level.
+    public static let maximumJSONDepth = 32
 }
