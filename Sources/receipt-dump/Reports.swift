@@ -58,23 +58,23 @@ struct TextReport {
     let showDetails: Bool
 
     func render(_ result: DumpResult) -> String {
-        var lines: [String] = [style.bold("File: \(result.file)")]
+        var lines: [String] = [style.bold("File: " + DisplayText.escape(result.file))]
         func field(_ name: String, _ value: String?) {
             guard let value else { return }
             lines.append("  " + (name + ":").padded(to: 30) + value)
         }
         switch (result.readError, result.verification) {
         case (let problem?, _):
-            field("Verdict", style.red("UNREADABLE (\(problem.code))") + ": \(problem.reason)")
+            field("Verdict", style.red("UNREADABLE (\(problem.code))") + ": " + DisplayText.escape(problem.reason, limit: DisplayText.reasonLimit))
         case (nil, .success(let report)?):
             field("Verdict", style.green("VERIFIED") + " (\(report.mode.rawValue), \(report.digestAlgorithm), certificates valid at \(RFC3339.string(from: report.validationTime)))")
         case (nil, .failure(let problem)?):
-            field("Verdict", style.red("NOT VERIFIED (\(problem.code))") + ": \(problem.reason)")
+            field("Verdict", style.red("NOT VERIFIED (\(problem.code))") + ": " + DisplayText.escape(problem.reason, limit: DisplayText.reasonLimit))
         case (nil, nil):
             field("Verdict", style.yellow("not checked") + " (--no-verify)")
         }
         for check in result.checks {
-            field("Check \(check.name)", (check.passed ? style.green("PASS") : style.red("FAIL")) + ": \(check.detail)")
+            field("Check \(check.name)", (check.passed ? style.green("PASS") : style.red("FAIL")) + ": " + DisplayText.escape(check.detail, limit: DisplayText.reasonLimit))
         }
         appendCertificates(result, to: &lines)
         guard let receipt = result.receipt else { return lines.joined(separator: "\n") + "\n" }
@@ -89,9 +89,9 @@ struct TextReport {
         lines.append("  Subscriptions at \(RFC3339.string(from: statusTime)): \(SupportView.subscriptionStatus(of: receipt, at: statusTime))")
 
         if let reconciliation = result.reconciliation {
-            let missed = reconciliation.notCredited
+            let missed = reconciliation.notCredited.map { DisplayText.escape($0, limit: DisplayText.cellLimit) }
             lines.append("  Not yet credited (\(missed.count)): " + (missed.isEmpty ? "none" : style.yellow(missed.joined(separator: ", "))))
-            let unknown = reconciliation.notInReceipt
+            let unknown = reconciliation.notInReceipt.map { DisplayText.escape($0, limit: DisplayText.cellLimit) }
             lines.append("  Credited but not in this receipt (\(unknown.count)): " + (unknown.isEmpty ? "none" : unknown.joined(separator: ", ")))
         }
 
@@ -108,17 +108,18 @@ struct TextReport {
         guard !chain.isEmpty else { return }
         lines.append(result.verification.map { if case .success = $0 { return "  Chain:" } else { return "  Certificates:" } } ?? "  Certificates:")
         for (index, certificate) in chain.enumerated() {
-            lines.append("    [\(index)] \(certificate.subject)")
-            lines.append("        issuer \(certificate.issuer)")
+            lines.append("    [\(index)] " + DisplayText.escape(certificate.subject, limit: DisplayText.reasonLimit))
+            lines.append("        issuer " + DisplayText.escape(certificate.issuer, limit: DisplayText.reasonLimit))
             lines.append("        valid \(RFC3339.string(from: certificate.notBefore)) to \(RFC3339.string(from: certificate.notAfter)), SHA-256 \(certificate.sha256)")
             guard showDetails, let details = result.certificateDetails?.first(where: { $0.summary.sha256 == certificate.sha256 }) else { continue }
-            lines.append("        serial \(certificate.serialNumber), signature \(details.signatureAlgorithm), CA \(details.isCertificateAuthority ? "yes" : "no")" +
+            lines.append("        serial \(DisplayText.escape(certificate.serialNumber, limit: DisplayText.cellLimit)), signature \(DisplayText.escape(details.signatureAlgorithm, limit: DisplayText.cellLimit)), CA \(details.isCertificateAuthority ? "yes" : "no")" +
                          (details.appleMarkers.isEmpty ? "" : ", Apple markers: \(details.appleMarkers.joined(separator: ", "))"))
-            lines.append("        extensions " + details.extensions.map { $0.oid + ($0.critical ? " (critical)" : "") }.joined(separator: ", "))
+            lines.append("        extensions " + details.extensions.map { DisplayText.escape($0.oid, limit: DisplayText.cellLimit) + ($0.critical ? " (critical)" : "") }.joined(separator: ", "))
         }
     }
 
-    /// The purchases as an aligned table, oldest first.
+    /// The purchases as an aligned table, oldest first. Cells come escaped and capped from
+    /// SupportView, so no column is wider than DisplayText.cellLimit plus its marker.
     private func purchaseTable(_ purchases: [InAppPurchase]) -> [String] {
         guard !purchases.isEmpty else { return [] }
         let table = [SupportView.purchaseColumns] + SupportView.purchaseRows(purchases)
@@ -134,7 +135,7 @@ struct TextReport {
     static func describe(_ attribute: ReceiptAttribute) -> String {
         switch attribute.decodedValue {
         case .integer(let value): return String(value)
-        case .utf8String(let text), .ia5String(let text): return "\"\(text)\""
+        case .utf8String(let text), .ia5String(let text): return "\"" + DisplayText.escape(text, limit: DisplayText.fieldLimit) + "\""
         case .attributes(let inner): return "SET of \(inner.count) attributes (in-app purchase)"
         case .bytes:
             let hex = attribute.value.hex
@@ -144,43 +145,66 @@ struct TextReport {
 }
 
 /// The --format asn1 output: the raw attribute tree with type numbers, versions, hex and values.
+///
+/// A forged receipt may nest attribute SETs thousands of levels deep: indentation stops growing
+/// at `indentedDepth` (deeper lines say their depth as a number instead), and SETs deeper than
+/// DecodingLimits.maximumDepth are shown as hex, not expanded, so output and time stay
+/// proportional to the receipt.
 enum ASN1Report {
+    static let indentedDepth = 8
+
     static func render(_ result: DumpResult) -> String {
-        var lines = ["File: \(result.file)"]
+        var lines = ["File: " + DisplayText.escape(result.file)]
         guard let receipt = result.receipt else {
-            lines.append("  unreadable (\(result.readError?.code ?? "?")): \(result.readError?.reason ?? "")")
+            let problem = result.readError.map { "\($0.code)): " + DisplayText.escape($0.reason, limit: DisplayText.reasonLimit) } ?? "?)"
+            lines.append("  unreadable (" + problem)
             return lines.joined(separator: "\n") + "\n"
         }
         lines.append("SET OF ReceiptAttribute (\(receipt.attributes.count))")
-        func walk(_ attributes: ReceiptAttributeSet, indent: String) {
-            for attribute in attributes {
-                let value = attribute.decodedValue
-                var line = "\(indent)type \(attribute.type) version \(attribute.version) "
-                switch value {
-                case .integer(let number): line += "INTEGER \(number)"
-                case .utf8String(let text): line += "UTF8String \"\(text)\""
-                case .ia5String(let text): line += "IA5String \"\(text)\""
-                case .attributes(let inner): line += "SET OF ReceiptAttribute (\(inner.count))"
-                case .bytes: line += "OCTETS"
-                }
-                if case .attributes = value {} else { line += " [\(attribute.value.hex)]" }
+        // Depth-first without recursion: a stack of the sets being walked, one per level.
+        var stack: [(attributes: ReceiptAttributeSet, position: ReceiptAttributeSet.Index)] = [(receipt.attributes, receipt.attributes.startIndex)]
+        while let top = stack.last {
+            guard top.position != top.attributes.endIndex else {
+                stack.removeLast()
+                continue
+            }
+            let attribute = top.attributes[top.position]
+            stack[stack.count - 1].position = top.attributes.index(after: top.position)
+            let depth = stack.count
+            let indent = depth <= indentedDepth
+                ? String(repeating: "    ", count: depth - 1) + "  "
+                : String(repeating: "    ", count: indentedDepth - 1) + "  [depth \(depth)] "
+            var line = "\(indent)type \(attribute.type) version \(attribute.version) "
+            let value = depth < DecodingLimits.maximumDepth ? attribute.decodedValue : .bytes
+            switch value {
+            case .integer(let number): line += "INTEGER \(number)"
+            case .utf8String(let text): line += "UTF8String \"" + DisplayText.escape(text, limit: DisplayText.fieldLimit) + "\""
+            case .ia5String(let text): line += "IA5String \"" + DisplayText.escape(text, limit: DisplayText.fieldLimit) + "\""
+            case .attributes(let inner): line += "SET OF ReceiptAttribute (\(inner.count))"
+            case .bytes: line += "OCTETS"
+            }
+            if case .attributes(let inner) = value {
                 lines.append(line)
-                if case .attributes(let inner) = value { walk(inner, indent: indent + "    ") }
+                stack.append((inner, inner.startIndex))
+            } else {
+                lines.append(line + " [\(attribute.value.hex)]")
             }
         }
-        walk(receipt.attributes, indent: "  ")
         return lines.joined(separator: "\n") + "\n"
     }
 }
 
-/// The --format summary output: one tab-separated line per receipt.
+/// The --format summary output: exactly one tab-separated line per receipt.
 enum SummaryReport {
     static func render(_ result: DumpResult) -> String {
         var verdict = result.verdict
         if let problem = result.problem { verdict += " (\(problem.code))" }
         if result.problem == nil, result.checks.contains(where: { !$0.passed }) { verdict += " (check failed)" }
         let receipt = result.receipt
-        return [result.file, verdict, receipt?.bundleID ?? "-", receipt?.receiptType ?? "-",
+        // One line per receipt whatever the fields hold: tabs and newlines in them are escaped.
+        return [DisplayText.escape(result.file), verdict,
+                DisplayText.escape(receipt?.bundleID ?? "-", limit: DisplayText.fieldLimit),
+                DisplayText.escape(receipt?.receiptType ?? "-", limit: DisplayText.cellLimit),
                 receipt.map { "\($0.inAppPurchases.count) in-app" } ?? "-"].joined(separator: "\t")
     }
 }
@@ -206,7 +230,7 @@ enum JSONReport {
             try container.encode(RFC3339.string(from: date))
         }
         do {
-            return String(decoding: try encoder.encode(result), as: UTF8.self)
+            return JSONValue.escapingInvisibleCharacters(in: String(decoding: try encoder.encode(result), as: UTF8.self))
         } catch {
             // The model holds only strings, numbers and dates; say so if that ever changes.
             return "{\"file\": \(JSONValue.string(result.file).rendered()), \"error\": {\"code\": \"encodingFailed\", \"reason\": \(JSONValue.string("\(error)").rendered())}}"

@@ -68,12 +68,46 @@ public indirect enum JSONValue: Sendable, Hashable {
             case "\n": text += "\\n"
             case "\r": text += "\\r"
             case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            case _ where DisplayText.isInvisible(scalar): appendEscape(scalar, to: &text)
             default: text.unicodeScalars.append(scalar)
             }
         }
         text += "\""
+    }
+
+    /// `\uXXXX` (a surrogate pair past U+FFFF): the same value, readable by every JSON reader,
+    /// and inert when the JSON itself is shown in a terminal or a log.
+    private static func appendEscape(_ scalar: Unicode.Scalar, to text: inout String) {
+        func unit(_ value: UInt32) {
+            let hex = String(value, radix: 16)
+            text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+        if scalar.value < 0x10000 {
+            unit(scalar.value)
+        } else {
+            let offset = scalar.value - 0x10000
+            unit(0xD800 + (offset >> 10))
+            unit(0xDC00 + (offset & 0x3FF))
+        }
+    }
+
+    /// JSON text from another writer (`JSONEncoder`) with the invisible characters it leaves
+    /// raw (DEL, C1 controls, bidirectional and other format characters, line separators)
+    /// escaped as this type escapes them. In valid JSON they can only stand inside strings, so
+    /// the value read back is unchanged.
+    public static func escapingInvisibleCharacters(in json: String) -> String {
+        var json = json
+        let plain = json.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x7F } }
+        if plain { return json }
+        var text = ""
+        text.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            if scalar.value >= 0x7F, DisplayText.isInvisible(scalar) {
+                appendEscape(scalar, to: &text)
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return text
     }
 }

@@ -6,8 +6,13 @@ import Foundation
 
 /// What support staff see of a receipt, as labelled text: shared by `receipt-dump --format text`
 /// and the server's page so both show the same thing.
+///
+/// Every string returned is display text: values from the receipt have been through
+/// ``DisplayText/escape(_:limit:)`` (controls escaped, long values shortened), so callers add
+/// only their own layout.
 public enum SupportView {
-    /// The receipt's named fields as (label, value) pairs, absent ones left out.
+    /// The receipt's named fields as (label, value) pairs, absent ones left out; each value
+    /// escaped and at most ``DisplayText/fieldLimit`` characters.
     public static func fields(of receipt: Receipt) -> [(label: String, value: String)] {
         func date(_ value: Date?) -> String? { value.map(RFC3339.string(from:)) }
         let pairs: [(String, String?)] = [
@@ -25,25 +30,27 @@ public enum SupportView {
             ("Opaque value", receipt.opaqueValue?.hex),
             ("SHA-1 hash", receipt.sha1Hash?.hex),
         ]
-        return pairs.compactMap { label, value in value.map { (label, $0) } }
+        return pairs.compactMap { label, value in value.map { (label, DisplayText.escape($0, limit: DisplayText.fieldLimit)) } }
     }
 
     /// The columns of the purchase table.
     public static let purchaseColumns = ["PURCHASED", "PRODUCT", "TRANSACTION", "ORIGINAL", "EXPIRES", "CANCELLED", "QTY", "FLAGS"]
 
-    /// One row per purchase, oldest first, cells as in ``purchaseColumns``.
+    /// One row per purchase, oldest first, cells as in ``purchaseColumns``; each cell escaped
+    /// and at most ``DisplayText/cellLimit`` characters, so no row can widen a table unboundedly.
     public static func purchaseRows(_ purchases: [InAppPurchase]) -> [[String]] {
         func date(_ value: Date?) -> String { value.map(RFC3339.string(from:)) ?? "-" }
+        func cell(_ value: String?) -> String { value.map { DisplayText.escape($0, limit: DisplayText.cellLimit) } ?? "-" }
         return purchases
             .sorted { ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast) }
             .map { purchase in
                 var flags: [String] = []
                 if purchase.isTrialPeriod == true { flags.append("trial") }
                 if purchase.isInIntroOfferPeriod == true { flags.append("intro") }
-                if let offer = purchase.promotionalOfferID, !offer.isEmpty { flags.append("offer:\(offer)") }
+                if let offer = purchase.promotionalOfferID, !offer.isEmpty { flags.append("offer:" + cell(offer)) }
                 if purchase.cancellationDate != nil { flags.append("REFUNDED") }
-                return [date(purchase.purchaseDate), purchase.productID ?? "-", purchase.transactionID ?? "-",
-                        purchase.originalTransactionID ?? "-", date(purchase.expiresDate), date(purchase.cancellationDate),
+                return [date(purchase.purchaseDate), cell(purchase.productID), cell(purchase.transactionID),
+                        cell(purchase.originalTransactionID), date(purchase.expiresDate), date(purchase.cancellationDate),
                         purchase.quantity.map(String.init) ?? "-", flags.joined(separator: " ")]
             }
     }
@@ -52,17 +59,17 @@ public enum SupportView {
     public static func subscriptionStatus(of receipt: Receipt, at date: Date) -> String {
         let active = receipt.activeSubscriptions(at: date)
         guard !active.isEmpty else { return "none active" }
-        return active.map { "\($0.productID ?? "?") active until \($0.expiresDate.map(RFC3339.string(from:)) ?? "?")" }
+        return active.map { "\(DisplayText.escape($0.productID ?? "?", limit: DisplayText.cellLimit)) active until \($0.expiresDate.map(RFC3339.string(from:)) ?? "?")" }
             .joined(separator: "; ")
     }
 
-    /// The verdict line for a verification outcome.
+    /// The verdict line for a verification outcome; the reason escaped and bounded.
     public static func verdict(_ outcome: Result<VerificationReport, ReceiptError>) -> String {
         switch outcome {
         case .success(let report):
             return "VERIFIED (\(report.mode.rawValue), \(report.digestAlgorithm), certificates valid at \(RFC3339.string(from: report.validationTime)))"
         case .failure(let error):
-            return "NOT VERIFIED (\(error.code)): \(error.reason)"
+            return "NOT VERIFIED (\(error.code)): " + DisplayText.escape(error.reason, limit: DisplayText.reasonLimit)
         }
     }
 }

@@ -1,0 +1,76 @@
+import Testing
+@testable import ReceiptParser
+
+/// The one function that turns input text into text shown to people.
+struct DisplayTextTests {
+    /// Scalars that must never reach a person raw: C0 (tab and newline included), DEL, C1,
+    /// bidirectional controls, zero-width and other format characters, line separators.
+    static let dangerous: [Unicode.Scalar] = (Array(0x00...0x1F) + [0x7F] + Array(0x80...0x9F)
+        + [0x061C, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
+           0x2060, 0x2066, 0x2067, 0x2068, 0x2069, 0xFEFF, 0xE0001])
+        .map { Unicode.Scalar(UInt32($0))! }
+
+    /// Whether `text` holds any of ``dangerous`` raw.
+    static func holdsRawControl(_ text: some StringProtocol) -> Bool {
+        text.unicodeScalars.contains { dangerous.contains($0) }
+    }
+
+    @Test func everyControlAndFormatCharacterIsEscaped() {
+        for scalar in Self.dangerous {
+            let shown = DisplayText.escape("a" + String(Character(scalar)) + "b")
+            #expect(!Self.holdsRawControl(shown), "U+\(String(scalar.value, radix: 16)) reached the output raw")
+            #expect(shown.hasPrefix("a\\") && shown.hasSuffix("b"), "U+\(String(scalar.value, radix: 16)) shown as \(shown)")
+        }
+        #expect(DisplayText.escape("\u{1B}[2J\tx\ny\rz") == "\\u{1B}[2J\\tx\\ny\\rz")
+        #expect(DisplayText.escape("gnp.\u{202E}exe") == "gnp.\\u{202E}exe")
+        #expect(DisplayText.escape("\u{85}") == "\\u{85}")
+    }
+
+    @Test func ordinaryTextIsShownAsItIs() {
+        for text in ["com.example.app", "com.example.café", "com.example.cafe\u{301}", "日本語のアプリ", "👍🏽 ok", "a\\u{1B}b", ""] {
+            #expect(DisplayText.escape(text) == text)
+        }
+    }
+
+    @Test func longTextIsShortenedWithAMarkerAndItsLength() {
+        let long = String(repeating: "x", count: 50_000)
+        #expect(DisplayText.escape(long, limit: 64) == String(repeating: "x", count: 64) + "… (50000 characters)")
+        #expect(DisplayText.escape(String(repeating: "x", count: 64), limit: 64) == String(repeating: "x", count: 64))
+        // Escapes count at their shown width, and are never cut in half.
+        let escapes = String(repeating: "\u{1B}", count: 100)
+        let shown = DisplayText.escape(escapes, limit: 64)
+        #expect(shown == String(repeating: "\\u{1B}", count: 10) + "… (100 characters)")
+    }
+
+    @Test func combiningMarksCannotStretchOneCharacter() {
+        // One grapheme cluster of 10 001 scalars: the limit counts scalars, so it stays short.
+        let zalgo = "e" + String(repeating: "\u{301}", count: 10_000)
+        #expect(zalgo.count == 1)
+        let shown = DisplayText.escape(zalgo, limit: 64)
+        #expect(shown.unicodeScalars.count < 100)
+        #expect(shown.hasSuffix("… (10001 characters)"))
+    }
+
+    @Test func supportViewValuesAreDisplayText() throws {
+        var receipt = Receipt()
+        receipt.bundleID = "com.example\n  Verdict:                      VERIFIED\u{1B}[8m"
+        receipt.receiptType = String(repeating: "P", count: 10_000)
+        var purchase = InAppPurchase()
+        purchase.productID = "pro\tmonthly\u{202E}"
+        purchase.transactionID = String(repeating: "9", count: 5_000)
+        purchase.promotionalOfferID = "offer\r\u{1B}[2K"
+        receipt.inAppPurchases = [purchase]
+        let fields = SupportView.fields(of: receipt)
+        for (_, value) in fields {
+            #expect(!Self.holdsRawControl(value))
+            #expect(value.unicodeScalars.count <= DisplayText.fieldLimit + 32)
+        }
+        #expect(fields.contains { $0.value == "com.example\\n  Verdict:                      VERIFIED\\u{1B}[8m" })
+        for cell in try #require(SupportView.purchaseRows(receipt.inAppPurchases).first) {
+            #expect(!Self.holdsRawControl(cell))
+            #expect(cell.unicodeScalars.count <= 2 * (DisplayText.cellLimit + 32))
+        }
+        let failure = ReceiptError(.invalidDate, "attribute 12 is not an RFC 3339 date: \"\r\u{1B}[1A VERIFIED\"")
+        #expect(!Self.holdsRawControl(SupportView.verdict(.failure(failure))))
+    }
+}
