@@ -3,7 +3,8 @@ import ReceiptParser
 
 /// The page support staff use: paste a base64 receipt, see the verdict, the receipt's fields and
 /// its purchases, the same view as `receipt-dump --format text`. Server-rendered, no scripts and
-/// no external assets.
+/// no external assets. Text from the receipt is display text (``DisplayText``: controls and
+/// bidirectional characters escaped, long values shortened) and then HTML-escaped.
 enum SupportPage {
     static func render(outcome: ReceiptService.Outcome?, input: String, now: Date = Date()) -> String {
         var body = """
@@ -46,7 +47,7 @@ enum SupportPage {
             return "<p id=\"verdict\" class=\"failed\">\(escape(SupportView.verdict(.failure(error))))</p>\n"
         case .bundleNotAccepted(let receipt):
             verified = receipt
-            text += "<p id=\"verdict\" class=\"failed\">NOT ACCEPTED: bundle identifier \(escape(receipt.receipt.bundleID ?? "none")) is not served here</p>\n"
+            text += "<p id=\"verdict\" class=\"failed\">NOT ACCEPTED: bundle identifier \(escape(DisplayText.escape(receipt.receipt.bundleID ?? "none", limit: DisplayText.fieldLimit))) is not served here</p>\n"
         case .accepted(let receipt):
             verified = receipt
             text += "<p id=\"verdict\" class=\"verified\">\(escape(SupportView.verdict(.success(receipt.verification))))</p>\n"
@@ -54,7 +55,7 @@ enum SupportPage {
         let receipt = verified.receipt
         text += "<table id=\"chain\"><tr><th>Certificate</th><th>Valid from</th><th>Valid to</th></tr>\n"
         for certificate in verified.verification.chain {
-            text += "<tr><td>\(escape(certificate.subject))</td><td>\(RFC3339.string(from: certificate.notBefore))</td><td>\(RFC3339.string(from: certificate.notAfter))</td></tr>\n"
+            text += "<tr><td>\(escape(DisplayText.escape(certificate.subject, limit: DisplayText.reasonLimit)))</td><td>\(RFC3339.string(from: certificate.notBefore))</td><td>\(RFC3339.string(from: certificate.notAfter))</td></tr>\n"
         }
         text += "</table>\n<table id=\"fields\">\n"
         for (label, value) in SupportView.fields(of: receipt) {

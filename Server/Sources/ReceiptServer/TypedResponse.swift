@@ -38,7 +38,8 @@ enum TypedResponse {
                                   status: receiptStatus.rawValue, error: ["code": error.code.name, "reason": error.reason])
             (status, data) = (.unprocessableContent, try encoder.encode(failure))
         }
+        let text = JSONValue.escapingInvisibleCharacters(in: String(decoding: data, as: UTF8.self))
         return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+                        body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }

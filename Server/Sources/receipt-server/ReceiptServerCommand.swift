@@ -57,6 +57,8 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Log values can come from forged receipts: every record goes through DisplayText.
+        LoggingSystem.bootstrap { label in DisplaySafeLogHandler(wrapping: StreamLogHandler.standardError(label: label)) }
         var logger = Logger(label: "receipt-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let verifier: ReceiptVerifier

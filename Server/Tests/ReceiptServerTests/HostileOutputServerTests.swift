@@ -1,0 +1,118 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import ReceiptParser
+import Testing
+@testable import ReceiptServer
+
+/// Strings chosen by whoever made a receipt reach the server's log and its support page only
+/// as display text: one record is one line, no terminal control, no bidirectional reordering.
+struct HostileOutputServerTests {
+    /// Receipts from `TestReceipts/hostile` whose strings hold escapes, line breaks, tabs and
+    /// bidirectional controls (signed by the test PKI, so they also reach the verified paths).
+    static let receipts = ["terminal-escapes.receipt", "newline-tab-fields.receipt", "bidi-controls.receipt",
+                           "bad-date-escapes.receipt"]
+
+    static func hostile(_ name: String) throws -> [UInt8] {
+        try Paths.bytes(Paths.fixtures.appendingPathComponent("hostile/\(name)"))
+    }
+
+    /// A log handler that keeps what it is given, so the test sees what a real handler would print.
+    struct Recorder: LogHandler {
+        final class Records: @unchecked Sendable {
+            private let lock = NSLock()
+            private var events: [LogEvent] = []
+            func append(_ event: LogEvent) { lock.withLock { events.append(event) } }
+            var all: [LogEvent] { lock.withLock { events } }
+        }
+        let records: Records
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            var event = event
+            event.metadata = metadata.merging(event.metadata ?? [:]) { $1 }
+            records.append(event)
+        }
+    }
+
+    static func rawControl(in text: String) -> Unicode.Scalar? {
+        text.unicodeScalars.first { scalar in
+            scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
+                || [0x061C, 0x200B, 0x200E, 0x200F, 0x2028, 0x2029, 0xFEFF].contains(scalar.value)
+                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+        }
+    }
+
+    static func strings(in value: Logger.Metadata.Value) -> [String] {
+        switch value {
+        case .string(let text): [text]
+        case .stringConvertible(let item): [item.description]
+        case .array(let values): values.flatMap(strings)
+        case .dictionary(let members): members.values.flatMap(strings)
+        }
+    }
+
+    @Test func everyLogRecordIsOneLineOfDisplayText() async throws {
+        let records = Recorder.Records()
+        let logger = Logger(label: "hostile") { _ in DisplaySafeLogHandler(wrapping: Recorder(records: records)) }
+        let app = buildApplication(try ServerTests.testRootConfiguration { $0.acceptedBundleIDs = ["com.example.other"] }, logger: logger)
+        try await app.test(.live) { client in
+            for name in Self.receipts {
+                let receipt = try Self.hostile(name)
+                try await client.execute(uri: "/verifyReceipt", method: .post, body: ServerTests().requestBody(receipt)) { _ in }
+                try await client.execute(uri: "/v1/receipts", method: .post, body: ByteBuffer(bytes: receipt)) { _ in }
+            }
+        }
+        let events = records.all
+        #expect(events.count >= 2 * Self.receipts.count)
+        for event in events {
+            let texts = [event.message.description] + (event.metadata ?? [:]).values.flatMap(Self.strings)
+            for text in texts {
+                #expect(Self.rawControl(in: text) == nil, "a log record holds a raw control: \(text.debugDescription)")
+                #expect(text.unicodeScalars.count <= DisplayText.reasonLimit + 32)
+            }
+        }
+        // The values are there, escaped, not dropped.
+        let bundleIDs = events.compactMap { $0.metadata?["bundle_id"] }.flatMap(Self.strings)
+        #expect(bundleIDs.contains { $0.contains("\\u{1B}[2J") })
+        let reasons = events.compactMap { $0.metadata?["reason"] }.flatMap(Self.strings)
+        #expect(reasons.contains { $0.contains("\\r\\u{1B}[2K") })
+    }
+
+    @Test func theSupportPageShowsDisplayText() async throws {
+        let app = buildApplication(try ServerTests.testRootConfiguration(), logger: ServerTests.logger)
+        try await app.test(.live) { client in
+            for name in Self.receipts {
+                let base64 = Data(try Self.hostile(name)).base64EncodedString()
+                let form = "receipt=" + (base64.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+                try await client.execute(uri: "/", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                                         body: ByteBuffer(string: form)) { response in
+                    #expect(response.status == .ok)
+                    let page = String(buffer: response.body)
+                    let raw = page.unicodeScalars.first { $0 != "\n" && Self.rawControl(in: String($0)) != nil }
+                    #expect(raw == nil, "\(name): the page holds U+\(String(raw?.value ?? 0, radix: 16)) raw")
+                    #expect(page.components(separatedBy: "id=\"verdict\"").count == 2, "\(name): one verdict")
+                }
+            }
+        }
+    }
+
+    @Test func typedJSONKeepsTheExactValueWithInvisiblesEscaped() async throws {
+        let app = buildApplication(try ServerTests.testRootConfiguration(), logger: ServerTests.logger)
+        try await app.test(.live) { client in
+            try await client.execute(uri: "/v1/receipts", method: .post, body: ByteBuffer(bytes: try Self.hostile("bidi-controls.receipt"))) { response in
+                #expect(response.status == .ok)
+                let text = String(buffer: response.body)
+                #expect(Self.rawControl(in: text) == nil)
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+                let receipt = try #require(json["receipt"] as? [String: Any])
+                #expect((receipt["bundleID"] as? String)?.unicodeScalars.contains("\u{202E}") == true)
+            }
+        }
+    }
+}
