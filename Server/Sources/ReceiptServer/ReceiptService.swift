@@ -21,7 +21,7 @@ struct ReceiptService: Sendable {
         do {
             let verified = try configuration.verifier.verifyAndDecode(input)
             let accepted = configuration.acceptedBundleIDs
-            if !accepted.isEmpty, !accepted.contains(verified.receipt.bundleID ?? "") {
+            if !accepted.isEmpty, !(verified.receipt.bundleID.map { accepted.contains(ExactIdentifier($0)) } ?? false) {
                 return .bundleNotAccepted(verified)
             }
             return .accepted(verified)
@@ -68,7 +68,8 @@ struct ReceiptService: Sendable {
             guard purchase.expiresDate != nil, let original = purchase.originalTransactionID ?? purchase.transactionID else {
                 return true
             }
-            return latest[original]?.transactionID == purchase.transactionID
+            let latestID = latest[ExactIdentifier(original)]?.transactionID
+            return latestID.map(ExactIdentifier.init) == purchase.transactionID.map(ExactIdentifier.init)
         }
     }
 
