@@ -20,8 +20,7 @@ struct ReceiptService: Sendable {
     func verify(_ input: [UInt8]) -> Outcome {
         do {
             let verified = try configuration.verifier.verifyAndDecode(input)
-            let accepted = configuration.acceptedBundleIDs
-            if !accepted.isEmpty, !(verified.receipt.bundleID.map { accepted.contains(ExactIdentifier($0)) } ?? false) {
+            if !configuration.accepts(bundleID: verified.receipt.bundleID) {
                 return .bundleNotAccepted(verified)
             }
             return .accepted(verified)

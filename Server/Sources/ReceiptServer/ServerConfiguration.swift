@@ -36,4 +36,10 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maximumConnections = maximumConnections
     }
+
+    /// Whether receipts of this app are served: any when ``acceptedBundleIDs`` is empty, else
+    /// only a bundle identifier with exactly the bytes of an accepted one.
+    public func accepts(bundleID: String?) -> Bool {
+        acceptedBundleIDs.isEmpty || bundleID.map { acceptedBundleIDs.contains(ExactIdentifier($0)) } == true
+    }
 }
