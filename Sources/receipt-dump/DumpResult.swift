@@ -9,13 +9,14 @@ import ReceiptParser
 struct DumpSettings: Sendable {
     var expectedEnvironment: Environment?
     var verifier: ReceiptVerifier?
-    var productFilter: String?
-    var transactionFilter: String?
+    // Identifiers match byte for byte: a bundle id that merely looks the same must fail.
+    var productFilter: ExactIdentifier?
+    var transactionFilter: ExactIdentifier?
     var activeAt: Date?
-    var expectedBundleID: String?
-    var expectedAppVersion: String?
+    var expectedBundleID: ExactIdentifier?
+    var expectedAppVersion: ExactIdentifier?
     var deviceIdentifier: (text: String, bytes: [UInt8])?
-    var credited: Set<String>?
+    var credited: Set<ExactIdentifier>?
     /// Whether the output shows the receipt's certificates (text and JSON do); a summary line
     /// does not, and a batch should not pay for them.
     var wantsCertificates = true
@@ -92,17 +93,19 @@ struct DumpResult: Encodable, Sendable {
         }
         result.checks = checks(of: decoded, settings)
         if let credited = settings.credited {
-            let ids = decoded.inAppPurchases.compactMap(\.transactionID)
+            let ids = decoded.inAppPurchases.compactMap { $0.transactionID.map(ExactIdentifier.init) }
             let inReceipt = Set(ids)
             result.reconciliation = Reconciliation(
-                notCredited: ids.filter { !credited.contains($0) },
-                notInReceipt: credited.subtracting(inReceipt).sorted())
+                notCredited: ids.filter { !credited.contains($0) }.map(\.text),
+                notInReceipt: credited.subtracting(inReceipt).sorted().map(\.text))
         }
         var shown = decoded
         if settings.narrowsPurchases {
             shown.inAppPurchases = decoded.inAppPurchases.filter { purchase in
-                (settings.productFilter.map { purchase.productID == $0 } ?? true)
-                    && (settings.transactionFilter.map { purchase.transactionID == $0 || purchase.originalTransactionID == $0 } ?? true)
+                let (transaction, original) = (purchase.transactionID.map(ExactIdentifier.init),
+                                               purchase.originalTransactionID.map(ExactIdentifier.init))
+                return (settings.productFilter.map { purchase.productID.map(ExactIdentifier.init) == $0 } ?? true)
+                    && (settings.transactionFilter.map { transaction == $0 || original == $0 } ?? true)
                     && (settings.activeAt.map { purchase.isActiveSubscription(at: $0) } ?? true)
             }
         }
@@ -117,12 +120,10 @@ struct DumpResult: Encodable, Sendable {
     private static func checks(of receipt: Receipt, _ settings: DumpSettings) -> [CheckResult] {
         var checks: [CheckResult] = []
         if let expected = settings.expectedBundleID {
-            checks.append(CheckResult(name: "bundle-id", passed: receipt.bundleID == expected,
-                                      detail: "expected \(expected), receipt has \(receipt.bundleID ?? "none")"))
+            checks.append(identifierCheck("bundle-id", expected: expected, found: receipt.bundleID))
         }
         if let expected = settings.expectedAppVersion {
-            checks.append(CheckResult(name: "app-version", passed: receipt.applicationVersion == expected,
-                                      detail: "expected \(expected), receipt has \(receipt.applicationVersion ?? "none")"))
+            checks.append(identifierCheck("app-version", expected: expected, found: receipt.applicationVersion))
         }
         if let device = settings.deviceIdentifier {
             let passed = receipt.isIssued(toDevice: device.bytes)
@@ -131,6 +132,17 @@ struct DumpResult: Encodable, Sendable {
                                                      : "SHA-1 hash does not match device \(device.text)"))
         }
         return checks
+    }
+
+    /// A byte-for-byte comparison. When the two only look alike (canonically equal, other
+    /// bytes), the detail shows both in UTF-8 hex, since printed they are the same.
+    private static func identifierCheck(_ name: String, expected: ExactIdentifier, found: String?) -> CheckResult {
+        let passed = found.map(ExactIdentifier.init) == expected
+        var detail = "expected \(expected), receipt has \(found ?? "none")"
+        if !passed, let found, found == expected.text {
+            detail += " (same text, other bytes: expected UTF-8 \(ByteString(Array(expected.text.utf8)).hex), receipt has \(ByteString(Array(found.utf8)).hex))"
+        }
+        return CheckResult(name: name, passed: passed, detail: detail)
     }
 
     /// 0 verified (or decoded, without verification) and every check passed; 1 not verified

@@ -10,6 +10,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ReceiptParser
 
 /// One receipt to look at: where it came from, and how to get its bytes. Files are read, and
 /// the names of listed files made, when the receipt is processed, on whichever core processes
@@ -157,8 +158,9 @@ enum Inputs {
 }
 
 /// Transaction identifiers the server has already credited: one per line, or a JSON array.
+/// Kept byte for byte: a credited id that only looks like the receipt's is not that one.
 enum CreditedList {
-    static func read(_ path: String) throws -> Set<String> {
+    static func read(_ path: String) throws -> Set<ExactIdentifier> {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Problem(code: "unreadableFile", reason: "cannot read \(path)")
         }
@@ -167,11 +169,12 @@ enum CreditedList {
             guard let array = try? JSONDecoder().decode([Element].self, from: Data(text.utf8)) else {
                 throw Problem(code: "invalidCreditedList", reason: "\(path) is not a JSON array")
             }
-            return Set(array.compactMap(\.transactionID))
+            return Set(array.compactMap { $0.transactionID.map(ExactIdentifier.init) })
         }
         return Set(text.split(whereSeparator: \.isNewline)
             .map { $0.trimming(\.isBlank) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") })
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            .map(ExactIdentifier.init))
     }
 
     /// One member of a JSON list: a transaction id as a string or a number. Anything else

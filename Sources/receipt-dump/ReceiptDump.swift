@@ -69,7 +69,7 @@ struct ReceiptDump: ParsableCommand {
     @Flag(name: .customLong("require-sha256"), help: "Reject SHA-1 in the receipt signature and the certificate chain.")
     var requireSHA256 = false
 
-    @Option(name: .long, help: ArgumentHelp("With --format verifyreceipt: the environment expected; a receipt from the other gives status 21007 or 21008.", valueName: "ENV"))
+    @Option(name: .long, help: ArgumentHelp("With --format verifyreceipt: the environment expected; a receipt from the other gives status 21007 or 21008, one of unknown type 21003.", valueName: "ENV"))
     var environment: ExpectedEnvironment?
 
     // MARK: Filters and checks
@@ -155,11 +155,11 @@ struct ReceiptDump: ParsableCommand {
 
     private func makeSettings() throws -> DumpSettings {
         var settings = DumpSettings()
-        settings.productFilter = product
-        settings.transactionFilter = transaction
+        settings.productFilter = product.map(ExactIdentifier.init)
+        settings.transactionFilter = transaction.map(ExactIdentifier.init)
         settings.activeAt = activeAt.flatMap(RFC3339.date(from:))
-        settings.expectedBundleID = bundleID
-        settings.expectedAppVersion = appVersion
+        settings.expectedBundleID = bundleID.map(ExactIdentifier.init)
+        settings.expectedAppVersion = appVersion.map(ExactIdentifier.init)
         settings.deviceIdentifier = deviceGUID.flatMap { text in DeviceIdentifier.parse(text).map { (text, $0) } }
         settings.wantsCertificates = format == .text || format == .json
         settings.wantsCertificateDetails = certs

@@ -4,7 +4,7 @@ import Testing
 
 /// The 43 real receipts of ../shared/corpus against their independent decode (asn1crypto) and
 /// OpenSSL's verdicts. Skipped, visibly, when ../shared is not beside the repository.
-@Suite(.enabled(if: Paths.corpusAvailable, "../shared/corpus is missing: real-receipt tests skipped"))
+@Suite(.enabled(if: Paths.corpusAvailable, Paths.corpusMissing))
 struct CorpusTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String

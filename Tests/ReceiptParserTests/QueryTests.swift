@@ -47,7 +47,7 @@ struct QueryTests {
         #expect(!Receipt().isIssued(toDevice: guid))
     }
 
-    @Test(.enabled(if: Paths.corpusAvailable, "../shared/corpus is missing"))
+    @Test(.enabled(if: Paths.corpusAvailable, Paths.corpusMissing))
     func latestTransactionPerOriginalOnARealReceipt() throws {
         let bytes = [UInt8](try Data(contentsOf: Paths.corpus.appendingPathComponent("real/sandbox-20200722T1739-com.revenuecat.sampleapp.receipt")))
         let receipt = try ReceiptVerifier().verifyAndDecode(bytes).receipt

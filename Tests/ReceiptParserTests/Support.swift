@@ -7,11 +7,13 @@ enum Paths {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let fixtures = repository.appendingPathComponent("TestReceipts")
-    /// `../shared/corpus` beside the repository; CI always has it.
-    static let corpus = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-    static var corpusAvailable: Bool {
-        FileManager.default.fileExists(atPath: corpus.appendingPathComponent("real").path)
-    }
+    /// The real receipts: `$RECEIPT_PARSER_CORPUS`, else `../shared/corpus` beside the
+    /// repository. CI has them; a fresh clone does not, and tests that need them are skipped.
+    static let corpus = ProcessInfo.processInfo.environment["RECEIPT_PARSER_CORPUS"].map { URL(fileURLWithPath: $0) }
+        ?? repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    static let corpusAvailable = FileManager.default.fileExists(atPath: corpus.appendingPathComponent("real").path)
+    /// The reason shown for a test skipped without the corpus.
+    static let corpusMissing: Comment = "needs the real receipts in ../shared/corpus or $RECEIPT_PARSER_CORPUS"
 }
 
 func fixture(_ name: String) throws -> [UInt8] {

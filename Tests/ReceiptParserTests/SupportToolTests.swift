@@ -168,7 +168,7 @@ struct SupportToolTests {
         #expect(try run("--credited", "receipts/no-such-file", "receipts/sample.receipt").status == 64)
     }
 
-    @Test(.enabled(if: Paths.corpusAvailable, "../shared/corpus is missing"))
+    @Test(.enabled(if: Paths.corpusAvailable, Paths.corpusMissing))
     func realReceiptsInBatch() throws {
         let folder = Paths.corpus.appendingPathComponent("real").path
         let apple = try run("--format", "summary", folder)

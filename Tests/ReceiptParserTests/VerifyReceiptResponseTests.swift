@@ -8,7 +8,7 @@ struct VerifyReceiptResponseTests {
         try JSONSerialization.jsonObject(with: Data(value.rendered().utf8)) as! [String: Any]
     }
 
-    @Test(.enabled(if: Paths.corpusAvailable, "../shared/corpus is missing"))
+    @Test(.enabled(if: Paths.corpusAvailable, Paths.corpusMissing))
     func matchesApplesResponseKeyForKey() throws {
         let name = "sandbox-20200722T1739-com.revenuecat.sampleapp"
         let receiptBytes = [UInt8](try Data(contentsOf: Paths.corpus.appendingPathComponent("real/\(name).receipt")))

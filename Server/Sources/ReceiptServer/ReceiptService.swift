@@ -20,8 +20,7 @@ struct ReceiptService: Sendable {
     func verify(_ input: [UInt8]) -> Outcome {
         do {
             let verified = try configuration.verifier.verifyAndDecode(input)
-            let accepted = configuration.acceptedBundleIDs
-            if !accepted.isEmpty, !accepted.contains(verified.receipt.bundleID ?? "") {
+            if !configuration.accepts(bundleID: verified.receipt.bundleID) {
                 return .bundleNotAccepted(verified)
             }
             return .accepted(verified)
@@ -68,7 +67,8 @@ struct ReceiptService: Sendable {
             guard purchase.expiresDate != nil, let original = purchase.originalTransactionID ?? purchase.transactionID else {
                 return true
             }
-            return latest[original]?.transactionID == purchase.transactionID
+            let latestID = latest[ExactIdentifier(original)]?.transactionID
+            return latestID.map(ExactIdentifier.init) == purchase.transactionID.map(ExactIdentifier.init)
         }
     }
 

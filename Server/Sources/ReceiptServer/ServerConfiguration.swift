@@ -9,9 +9,11 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// The shared verifier: trust anchor, policy and chain cache.
     public var verifier: ReceiptVerifier
-    /// Bundle identifiers the server accepts; empty accepts any.
-    public var acceptedBundleIDs: Set<String>
-    /// The environment the server expects: a receipt from the other one gets 21007 or 21008.
+    /// Bundle identifiers the server accepts, byte for byte (a look-alike in another Unicode
+    /// normalisation is another app); empty accepts any.
+    public var acceptedBundleIDs: Set<ExactIdentifier>
+    /// The environment the server expects: a receipt from the other one gets 21007 or 21008, one
+    /// of unknown type 21003 (``VerifyReceiptResponse/environmentCheck(_:expecting:)``).
     public var expectedEnvironment: Environment?
     /// The largest request body read, in bytes; larger requests get 413.
     public var maximumBodySize: Int
@@ -23,7 +25,7 @@ public struct ServerConfiguration: Sendable {
     /// Defaults: 127.0.0.1:8080, App Store rules anchored at Apple Inc. Root, any bundle, any
     /// environment, 4 MiB bodies, 30 s idle timeout, 512 connections.
     public init(host: String = "127.0.0.1", port: Int = 8080, verifier: ReceiptVerifier = ReceiptVerifier(),
-                acceptedBundleIDs: Set<String> = [], expectedEnvironment: Environment? = nil,
+                acceptedBundleIDs: Set<ExactIdentifier> = [], expectedEnvironment: Environment? = nil,
                 maximumBodySize: Int = 4 << 20, idleTimeoutSeconds: Int64 = 30, maximumConnections: Int = 512) {
         self.host = host
         self.port = port
@@ -33,5 +35,11 @@ public struct ServerConfiguration: Sendable {
         self.maximumBodySize = maximumBodySize
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maximumConnections = maximumConnections
+    }
+
+    /// Whether receipts of this app are served: any when ``acceptedBundleIDs`` is empty, else
+    /// only a bundle identifier with exactly the bytes of an accepted one.
+    public func accepts(bundleID: String?) -> Bool {
+        acceptedBundleIDs.isEmpty || bundleID.map { acceptedBundleIDs.contains(ExactIdentifier($0)) } == true
     }
 }

@@ -35,7 +35,7 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("bundle-id"), help: ArgumentHelp("Accept receipts of this app; repeat for several (RECEIPT_SERVER_BUNDLE_IDS, comma-separated). Default: any.", valueName: "ID"))
     var bundleIDs: [String] = fromEnvironment("BUNDLE_IDS")?.split(separator: ",").map(String.init) ?? []
 
-    @Option(help: ArgumentHelp("The environment this server serves, production or sandbox: receipts from the other get 21007/21008 (RECEIPT_SERVER_ENVIRONMENT).", valueName: "ENV"))
+    @Option(help: ArgumentHelp("The environment this server serves, production or sandbox: receipts from the other get 21007/21008, of unknown type 21003 (RECEIPT_SERVER_ENVIRONMENT).", valueName: "ENV"))
     var environment: String? = fromEnvironment("ENVIRONMENT")
 
     @Option(name: .customLong("max-body-size"), help: "Largest request body in bytes (RECEIPT_SERVER_MAX_BODY_SIZE).")
@@ -74,7 +74,7 @@ struct ReceiptServerCommand: AsyncParsableCommand {
             throw ValidationError("cannot use the certificate: \(error.reason)")
         }
         let configuration = ServerConfiguration(
-            host: host, port: port, verifier: verifier, acceptedBundleIDs: Set(bundleIDs),
+            host: host, port: port, verifier: verifier, acceptedBundleIDs: Set(bundleIDs.map(ExactIdentifier.init)),
             expectedEnvironment: environment.map { $0 == "production" ? .production : .sandbox },
             maximumBodySize: maximumBodySize, idleTimeoutSeconds: idleTimeout)
         try await buildApplication(configuration, logger: logger).runService()

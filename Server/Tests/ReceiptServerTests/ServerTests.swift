@@ -11,8 +11,12 @@ enum Paths {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let fixtures = repository.appendingPathComponent("TestReceipts")
-    static let corpus = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-    static var corpusAvailable: Bool { FileManager.default.fileExists(atPath: corpus.appendingPathComponent("real").path) }
+    /// The real receipts: `$RECEIPT_PARSER_CORPUS`, else `../shared/corpus` beside the repository.
+    static let corpus = ProcessInfo.processInfo.environment["RECEIPT_PARSER_CORPUS"].map { URL(fileURLWithPath: $0) }
+        ?? repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    static let corpusAvailable = FileManager.default.fileExists(atPath: corpus.appendingPathComponent("real").path)
+    /// The reason shown for a test skipped without the corpus.
+    static let corpusMissing: Comment = "needs the real receipts in ../shared/corpus or $RECEIPT_PARSER_CORPUS"
     static func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
     static func fixture(_ name: String) throws -> [UInt8] { try bytes(fixtures.appendingPathComponent("receipts/\(name)")) }
     static func realReceipt(_ name: String) throws -> [UInt8] { try bytes(corpus.appendingPathComponent("real/\(name).receipt")) }
@@ -119,6 +123,50 @@ struct ServerTests {
         }
     }
 
+    @Test func acceptedBundleIDsMatchByteForByte() throws {
+        let precomposed = "com.example.caf\u{E9}", decomposed = "com.example.cafe\u{301}"
+        let configuration = try Self.testRootConfiguration { $0.acceptedBundleIDs = [ExactIdentifier(precomposed)] }
+        #expect(configuration.accepts(bundleID: precomposed))
+        #expect(!configuration.accepts(bundleID: decomposed))  // equal as Strings, not as bytes
+        #expect(!configuration.accepts(bundleID: nil))
+        #expect(try Self.testRootConfiguration().accepts(bundleID: decomposed))
+    }
+
+    @Test func excludeOldTransactionsKeepsLookAlikeOriginalsApart() {
+        // Two subscriptions whose original transaction ids are equal as Strings (Kelvin sign
+        // and K): each keeps its own latest period.
+        func period(_ id: String, original: String, purchased: TimeInterval) -> InAppPurchase {
+            var purchase = InAppPurchase()
+            purchase.transactionID = id
+            purchase.originalTransactionID = original
+            purchase.purchaseDate = Date(timeIntervalSince1970: purchased)
+            purchase.expiresDate = Date(timeIntervalSince1970: purchased + 100)
+            return purchase
+        }
+        var receipt = Receipt()
+        receipt.inAppPurchases = [period("1", original: "tx-\u{212A}", purchased: 0), period("2", original: "tx-\u{212A}", purchased: 100),
+                                  period("3", original: "tx-K", purchased: 50), period("4", original: "tx-K", purchased: 10)]
+        #expect(ReceiptService.excludingOldTransactions(receipt).map(\.transactionID) == ["2", "3"])
+    }
+
+    @Test func environmentFieldAndStatusFromOneRule() async throws {
+        // The StoreKit Testing fixture (receipt type Xcode): a test environment.
+        func answer(expecting expected: ReceiptParser.Environment?) async throws -> String {
+            let configuration = ServerConfiguration(
+                port: 0, verifier: ReceiptVerifier(anchor: try .storeKitTesting(certificate: Paths.bytes(Paths.fixtures.appendingPathComponent("pki/storekit-test.der")))),
+                expectedEnvironment: expected)
+            return try await buildApplication(configuration, logger: Self.logger).test(.live) { client in
+                try await client.execute(uri: "/verifyReceipt", method: .post, body: requestBody(Paths.fixture("storekit.receipt"))) { response in
+                    let json = try object(response.body)
+                    return "\(json["status"] as? Int ?? -1) \(json["environment"] as? String ?? "-")"
+                }
+            }
+        }
+        #expect(try await answer(expecting: .sandbox) == "0 Xcode")
+        #expect(try await answer(expecting: nil) == "0 Xcode")
+        #expect(try await answer(expecting: .production) == "21007 -")
+    }
+
     @Test func typedJSONForRawAndBase64Bodies() async throws {
         let app = buildApplication(try Self.testRootConfiguration(), logger: Self.logger)
         try await app.test(.live) { client in
@@ -142,7 +190,7 @@ struct ServerTests {
         }
     }
 
-    @Test(.enabled(if: Paths.corpusAvailable, "../shared/corpus is missing"))
+    @Test(.enabled(if: Paths.corpusAvailable, Paths.corpusMissing))
     func realReceiptsAndExcludeOldTransactions() async throws {
         let app = buildApplication(ServerConfiguration(port: 0), logger: Self.logger)
         let receipt = try Paths.realReceipt("sandbox-20200722T1739-com.revenuecat.sampleapp")

@@ -24,9 +24,10 @@ public enum VerifyReceiptResponse {
         case valid = 0
         /// The receipt data was malformed or could not be read.
         case malformed = 21002
-        /// The receipt could not be authenticated.
+        /// The receipt could not be authenticated, or (genuine) its environment is unknown to a
+        /// server that expects one.
         case notAuthenticated = 21003
-        /// A sandbox receipt sent to a server that expects production receipts.
+        /// A sandbox (or StoreKit Testing) receipt sent to a server that expects production receipts.
         case sandboxReceiptInProduction = 21007
         /// A production receipt sent to a server that expects sandbox receipts.
         case productionReceiptInSandbox = 21008
@@ -47,7 +48,8 @@ public enum VerifyReceiptResponse {
     ///
     /// - Parameters:
     ///   - expected: the environment the server expects; a receipt from the other gives 21007
-    ///     or 21008, as Apple's service does. Nil accepts both.
+    ///     or 21008, as Apple's service does, and one whose type is unknown 21003. Nil accepts
+    ///     all. The rule, and the `environment` field, are ``environmentCheck(_:expecting:)``'s.
     ///   - requestDate: the `request_date` to report.
     public static func make(for outcome: Result<VerifiedReceipt, ReceiptError>,
                             expecting expected: Environment? = nil,
@@ -57,18 +59,13 @@ public enum VerifyReceiptResponse {
         case .failure(let error): return .object([("status", .number(Status(error).rawValue))])
         case .success(let value): verified = value
         }
-        let environment = verified.receipt.environment
-        switch (expected, environment) {
-        case (.production?, .sandbox), (.production?, .xcode):
-            return .object([("status", .number(Status.sandboxReceiptInProduction.rawValue))])
-        case (.sandbox?, .production):
-            return .object([("status", .number(Status.productionReceiptInSandbox.rawValue))])
-        default:
-            break
+        let check = environmentCheck(verified.receipt.environment, expecting: expected)
+        guard let environmentField = check.environmentField else {
+            return .object([("status", .number(check.status.rawValue))])
         }
         return .object([
-            ("status", .number(Status.valid.rawValue)),
-            ("environment", .string(environment == .production ? "Production" : environment == .xcode ? "Xcode" : "Sandbox")),
+            ("status", .number(check.status.rawValue)),
+            ("environment", .string(environmentField)),
             ("receipt", receipt(verified.receipt, requestDate: requestDate)),
         ])
     }

@@ -7,7 +7,8 @@ import Foundation
 /// Answers to the questions servers and support staff ask of a decoded receipt.
 ///
 /// These read only the decoded receipt: verify it first (``ReceiptVerifier``), or the answers
-/// describe whatever an attacker wrote.
+/// describe whatever an attacker wrote. Identifiers match byte for byte (``ExactIdentifier``):
+/// `"café"` precomposed does not find a product written `"cafe\u{301}"`.
 extension Receipt {
     /// Every in-app purchase of `productID`, in receipt order.
     ///
@@ -15,25 +16,30 @@ extension Receipt {
     /// let coins = receipt.purchases(ofProduct: "com.example.coins.100")
     /// ```
     public func purchases(ofProduct productID: String) -> [InAppPurchase] {
-        inAppPurchases.filter { $0.productID == productID }
+        let wanted = ExactIdentifier(productID)
+        return inAppPurchases.filter { $0.productID.map(ExactIdentifier.init) == wanted }
     }
 
     /// The in-app purchase with this transaction identifier, if the receipt lists it.
     public func purchase(withTransactionID transactionID: String) -> InAppPurchase? {
-        inAppPurchases.first { $0.transactionID == transactionID }
+        let wanted = ExactIdentifier(transactionID)
+        return inAppPurchases.first { $0.transactionID.map(ExactIdentifier.init) == wanted }
     }
 
     /// For each original transaction, its latest transaction: the renewal with the latest
     /// purchase date (ties broken by the later expiry, then the larger transaction identifier).
-    /// Entries without an original transaction identifier stand for themselves.
+    /// Entries without an original transaction identifier stand for themselves. Keyed by
+    /// ``ExactIdentifier``: original identifiers that differ in bytes stay apart even when
+    /// `String` would call them equal.
     ///
     /// ```swift
     /// for (original, latest) in receipt.latestTransactions() { print(original, latest.expiresDate as Any) }
+    /// let latestOfOne = receipt.latestTransactions()["1000000692878476"]
     /// ```
-    public func latestTransactions() -> [String: InAppPurchase] {
-        var latest: [String: InAppPurchase] = [:]
+    public func latestTransactions() -> [ExactIdentifier: InAppPurchase] {
+        var latest: [ExactIdentifier: InAppPurchase] = [:]
         for purchase in inAppPurchases {
-            guard let key = purchase.originalTransactionID ?? purchase.transactionID else { continue }
+            guard let key = (purchase.originalTransactionID ?? purchase.transactionID).map(ExactIdentifier.init) else { continue }
             if let current = latest[key], !purchase.isLater(than: current) { continue }
             latest[key] = purchase
         }
@@ -54,14 +60,15 @@ extension Receipt {
 
     /// Whether the user may still get an introductory offer (free trial or intro price) for a
     /// subscription group, given the group's product identifiers. Apple's rule: not if any
-    /// purchase of a product in the group was a trial or an introductory-price period.
+    /// purchase of a product in the group was a trial or an introductory-price period. Product
+    /// identifiers match byte for byte (a `Set<String>` would merge canonically equal ones).
     ///
     /// ```swift
     /// let eligible = receipt.isEligibleForIntroductoryOffer(subscriptionGroup: ["pro.monthly", "pro.yearly"])
     /// ```
-    public func isEligibleForIntroductoryOffer(subscriptionGroup productIDs: Set<String>) -> Bool {
+    public func isEligibleForIntroductoryOffer(subscriptionGroup productIDs: Set<ExactIdentifier>) -> Bool {
         !inAppPurchases.contains { purchase in
-            guard let product = purchase.productID, productIDs.contains(product) else { return false }
+            guard let product = purchase.productID, productIDs.contains(ExactIdentifier(product)) else { return false }
             return purchase.isTrialPeriod == true || purchase.isInIntroOfferPeriod == true
         }
     }
@@ -110,7 +117,9 @@ extension InAppPurchase {
         let mine = (purchaseDate ?? .distantPast, expiresDate ?? .distantPast)
         let theirs = (other.purchaseDate ?? .distantPast, other.expiresDate ?? .distantPast)
         if mine != theirs { return mine > theirs }
-        let (a, b) = (transactionID ?? "", other.transactionID ?? "")
-        return a.count != b.count ? a.count > b.count : a > b
+        // Longer, then later in byte order: numeric order for digit strings, and never a tie
+        // between identifiers that differ only in normalisation.
+        let (a, b) = (ExactIdentifier(transactionID ?? ""), ExactIdentifier(other.transactionID ?? ""))
+        return a.text.utf8.count != b.text.utf8.count ? a.text.utf8.count > b.text.utf8.count : b < a
     }
 }
