@@ -39,6 +39,7 @@ struct ChainCacheTests {
         }
         if Paths.corpusAvailable { add(folder: Paths.corpus.appendingPathComponent("real"), prefix: "real/") }
         add(folder: Paths.fixtures.appendingPathComponent("receipts"), prefix: "fixture/")
+        add(folder: Paths.fixtures.appendingPathComponent("hostile"), prefix: "hostile/")
         add(folder: Paths.repository.appendingPathComponent("Fuzz/regressions/pipeline"), prefix: "fuzz/")
         let sample = try fixture("sample.receipt")
         for offset in stride(from: 7, to: sample.count, by: 41) {
