@@ -1273,7 +1273,18 @@ OPENSSL_CHECKS: list[tuple[str, str, str, bool | None]] = [
 ]
 
 
-def openssl_check(out: dict[str, bytes]) -> bool:
+# Hostile fixtures openssl can judge: (fixture, CA file, expected: True=verify OK, False=fails, None=informational).
+# OpenSSL has no budget, key policy or label check, so most of them are informational.
+OPENSSL_HOSTILE_CHECKS: list[tuple[str, str, bool | None]] = [
+    ("budget-one-fake.receipt", "test-root.pem", True),
+    ("ec-signer.receipt", "test-root.pem", True),
+    ("budget-eight-fakes.receipt", "test-root.pem", None),  # a valid chain exists past the budget
+    ("ecdsa-label-rsa-signature.receipt", "test-root.pem", None),
+    ("rsa-label-ec-signer.receipt", "test-root.pem", None),
+]
+
+
+def openssl_check(out: dict[str, bytes], hostile: dict[str, bytes]) -> bool:
     exe = shutil.which("openssl")
     if exe is None:
         print("openssl not found; self-check skipped")
@@ -1288,7 +1299,20 @@ def openssl_check(out: dict[str, bytes]) -> bool:
         if r.returncode != 0:
             ok = False
             print(f"  FAIL asn1parse {f}: {r.stderr.strip()}")
+    for f in hostile:
+        r = run(["asn1parse", "-inform", "DER", "-in", str(HOSTILE_DIR / f)])
+        if r.returncode != 0:
+            ok = False
+            print(f"  FAIL asn1parse hostile/{f}: {r.stderr.strip()}")
     print("  asn1parse: all *.receipt parsed" if ok else "  asn1parse: failures above")
+
+    for f, ca, expected in OPENSSL_HOSTILE_CHECKS:
+        r = run(["cms", "-verify", "-inform", "DER", "-in", str(HOSTILE_DIR / f), "-CAfile", str(PKI_DIR / ca),
+                 "-purpose", "any", "-attime", ATTIME_2025_06_01, "-out", os.devnull])
+        verified = r.returncode == 0
+        status = "info" if expected is None else "ok  " if verified == expected else "FAIL"
+        ok &= status != "FAIL"
+        print(f"  {status} cms -verify hostile/{f:40s} CA={ca:18s} -> {'verified' if verified else 'failed'}")
 
     for f, ca, attime, expected in OPENSSL_CHECKS:
         r = run(["cms", "-verify", "-inform", "DER", "-in", str(OUT_DIR / f), "-CAfile", str(PKI_DIR / ca),
@@ -1337,7 +1361,7 @@ def main() -> int:
     print(f"wrote {len(out)} fixtures + SHA256SUMS to {OUT_DIR}, {len(hostile)} to {HOSTILE_DIR}, README to {README}")
     if not args.no_check:
         print("openssl self-check ...")
-        if not openssl_check(out):
+        if not openssl_check(out, hostile):
             print("SELF-CHECK FAILED")
             return 1
         print("self-check passed")

@@ -79,6 +79,14 @@ struct KeyPolicyTests {
         #expect(try forged("budget-eight-fakes.receipt").keyRefusal == nil)
     }
 
+    @Test func anAnchorWithAKeyOutsideThePolicyIsRefusedWhenConfigured() throws {
+        let bytes = [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("hostile/key-rsa-1024.receipt")))
+        let weak = try HostileCertificateTests.certificate(at: 1, in: bytes)
+        #expect(errorCode { try TrustAnchor.appStore(rootCertificate: weak) } == .keyNotAllowed)
+        #expect(errorCode { try TrustAnchor.storeKitTesting(certificate: weak) } == .keyNotAllowed)
+        #expect(errorCode { try TrustAnchor.appStore(rootCertificate: pki("test-root.der")) } == nil)
+    }
+
     @Test func schemesFollowTheLabel() {
         #expect(SignatureScheme(algorithm: ByteString(OID.rsaEncryption)) == .rsaPKCS1)
         #expect(SignatureScheme(algorithm: ByteString(OID.sha1WithRSA)) == .rsaPKCS1)
