@@ -14,6 +14,7 @@ Everything is written next to this script:
     pki/NAME.key.pem   RSA-2048 private keys (PKCS#8 PEM, unencrypted); reused if present
     pki/NAME.der       certificates (DER); NAME.pem as well for the trust roots
     receipts/...       the fixtures, plus SHA256SUMS
+    hostile/...        hostile fixtures (forged certificates, bombs), plus SHA256SUMS
     README.md          the fixture table (generated from FIXTURES below)
 
 Keys are the only source of randomness.  Certificates use fixed names, serials
@@ -44,12 +45,13 @@ from pathlib import Path
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import padding, rsa
+from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 HERE = Path(__file__).resolve().parent
 PKI_DIR = HERE / "pki"
 OUT_DIR = HERE / "receipts"
+HOSTILE_DIR = HERE / "hostile"
 README = HERE / "README.md"
 
 # --------------------------------------------------------------------------
@@ -244,6 +246,14 @@ class Cert:
         fields = children(tbs)
         i = 1 if fields[0][0] == 0xA0 else 0
         return fields[i]
+
+    @property
+    def subject_der(self) -> bytes:
+        """The subject Name exactly as encoded in the certificate."""
+        tbs = children(self.der)[0]
+        fields = children(tbs)
+        i = 1 if fields[0][0] == 0xA0 else 0
+        return fields[i + 4]  # serialNumber, signature, issuer, validity, subject
 
     @property
     def ski(self) -> bytes:
@@ -831,12 +841,216 @@ def generate(pki: dict[str, Cert]) -> dict[str, bytes]:
     return out
 
 
-def write_outputs(out: dict[str, bytes]) -> None:
-    OUT_DIR.mkdir(parents=True, exist_ok=True)
+# --------------------------------------------------------------------------
+# Hostile fixtures (hostile/): forged certificates an attacker with a developer
+# account could put in a receipt. Written by hand (no private halves needed);
+# every "random" number comes from SHAKE-256 of a fixed label, so they
+# regenerate byte-identically.
+# --------------------------------------------------------------------------
+
+OID_SHA256_WITH_RSA = "1.2.840.113549.1.1.11"
+OID_ECDSA_WITH_SHA256 = "1.2.840.10045.4.3.2"
+OID_BASIC_CONSTRAINTS = "2.5.29.19"
+OID_KEY_USAGE = "2.5.29.15"
+OID_SUBJECT_KEY_ID = "2.5.29.14"
+TRUE = tlv(0x01, b"\xff")
+
+
+def det_bytes(label: str, count: int) -> bytes:
+    return hashlib.shake_256(label.encode()).digest(count)
+
+
+def det_odd(label: str, bits: int) -> int:
+    """A deterministic odd number of exactly `bits` bits (not a real RSA modulus: none is needed)."""
+    n = int.from_bytes(det_bytes(label, (bits + 7) // 8), "big")
+    n &= (1 << bits) - 1
+    return n | (1 << (bits - 1)) | 1
+
+
+def rsa_spki(modulus: int, exponent: int) -> bytes:
+    return seq(alg_id(OID_RSA_ENCRYPTION), tlv(0x03, b"\x00" + seq(integer(modulus), integer(exponent))))
+
+
+def fake_intermediate(label: str, serial: int, spki: bytes, inter: Cert) -> bytes:
+    """A CA certificate claiming test-intermediate's name, issuer and key identifier, with the
+    WWDR marker, but another key and a signature of random bytes."""
+    extensions = seq(
+        seq(oid(OID_BASIC_CONSTRAINTS), TRUE, octet(seq(TRUE))),
+        seq(oid(OID_KEY_USAGE), TRUE, octet(tlv(0x03, b"\x01\x06"))),  # keyCertSign, cRLSign
+        seq(oid(OID_SUBJECT_KEY_ID), octet(octet(inter.ski))),
+        seq(oid(OID_APPLE_WWDR_INTERMEDIATE), octet(NULL)),
+    )
+    tbs = seq(
+        explicit(0, integer(2)),
+        integer(serial),
+        alg_id(OID_SHA256_WITH_RSA),
+        inter.issuer_der,
+        seq(utctime("200101000000Z"), utctime("400101000000Z")),
+        inter.subject_der,
+        spki,
+        explicit(3, extensions),
+    )
+    return seq(tbs, alg_id(OID_SHA256_WITH_RSA), tlv(0x03, b"\x00" + det_bytes(label + "/signature", 256)))
+
+
+def relabel(der: bytes, algorithm: bytes, signing_key: rsa.RSAPrivateKey) -> bytes:
+    """The certificate with its signature algorithm replaced by `algorithm` (inside and outside
+    the signed part) and an RSA PKCS#1 v1.5 SHA-256 signature by `signing_key` whatever the label says."""
+    tbs_fields = children(children(der)[0], 0)
+    i = 1 if tbs_fields[0][0] == 0xA0 else 0
+    tbs_fields[i + 1] = algorithm
+    tbs = seq(*tbs_fields)
+    signature = signing_key.sign(tbs, padding.PKCS1v15(), hashes.SHA256())
+    return seq(tbs, algorithm, tlv(0x03, b"\x00" + signature))
+
+
+def ec_signer_cert(inter: Cert) -> tuple[ec.EllipticCurvePrivateKey, x509.Certificate]:
+    """A receipt-signing certificate with a P-256 key (from a fixed scalar) issued by test-intermediate."""
+    key = ec.derive_private_key(int.from_bytes(det_bytes("ec-signer/key", 31), "big"), ec.SECP256R1())
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name("ReceiptParser Test EC Receipt Signing", "ReceiptParser Tests"))
+        .issuer_name(inter.cert.subject)
+        .public_key(key.public_key())
+        .serial_number(0x3101)
+        .not_valid_before(utc(2024, 1, 1))
+        .not_valid_after(utc(2026, 1, 1))
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.KeyUsage(True, False, False, False, False, False, False, False, False), critical=True)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(
+            inter.cert.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value), critical=False)
+        .add_extension(x509.UnrecognizedExtension(x509.ObjectIdentifier(OID_APPLE_RECEIPT_SIGNING), NULL), critical=False)
+        .sign(inter.key, hashes.SHA256())
+    )
+    return key, cert
+
+
+def receipt_with(payload: bytes, signer_info_der: bytes, cert_ders: list[bytes]) -> bytes:
+    signed_data = seq(
+        integer(1),
+        set_unsorted(digest_alg("sha256")),
+        seq(oid(OID_DATA), explicit(0, octet(payload))),
+        tlv(0xA0, b"".join(cert_ders)),
+        set_unsorted(signer_info_der),
+    )
+    return seq(oid(OID_SIGNED_DATA), explicit(0, signed_data))
+
+
+def relabelled_signer_info(signer_info_der: bytes, algorithm: bytes) -> bytes:
+    """The SignerInfo with its signatureAlgorithm replaced, the signature kept."""
+    fields = children(signer_info_der)
+    fields[-2] = algorithm  # version, sid, digestAlgorithm, signatureAlgorithm, signature
+    return seq(*fields)
+
+
+ECDSA_SHA256 = seq(oid(OID_ECDSA_WITH_SHA256))  # RFC 5758: no parameters
+RSA_ENCRYPTION = alg_id(OID_RSA_ENCRYPTION)
+CAP = 10  # DecodingLimits.maximumCertificates
+
+# (file, what it is, outcome a verifier must give). Also drives README.md.
+HOSTILE: list[tuple[str, str, str]] = [
+    ("certificate-bomb.receipt",
+     "Sample signed by test-signer; 50 certificates: test-signer, 47 forged intermediates (3072-bit random moduli, "
+     "3071-bit odd public exponents, test-intermediate's subject, issuer and key identifier, WWDR marker, random "
+     "signature bytes), test-intermediate, test-root.",
+     "**invalid**: `tooManyCertificates` (more than 10), before any certificate is parsed"),
+    ("budget-one-fake.receipt",
+     "Sample; certificates test-signer, one forged intermediate (2048-bit RSA, e = 65537, wrong key, same names and "
+     "key identifier), test-intermediate, test-root: 4 signature checks (receipt, fake, intermediate, root).",
+     "**valid**: the budget of 4 signature checks suffices"),
+    ("budget-eight-fakes.receipt",
+     "Sample; 10 certificates: test-signer, 8 forged intermediates like the one above, test-intermediate (no root: "
+     "the root is the configured test-root).",
+     "**invalid**: `untrustedChain`, the signature budget (4) runs out before test-intermediate is reached"),
+    ("key-exponent-too-large.receipt",
+     "Sample; 10 certificates: test-signer, 8 forged intermediates with 2048-bit moduli and 2047-bit odd public "
+     "exponents, test-intermediate.",
+     "**invalid**: `keyNotAllowed` (exponent above 2^32), before any signature check with the key"),
+    ("key-rsa-8192.receipt",
+     "Like `key-exponent-too-large.receipt` with 8192-bit moduli, e = 65537.",
+     "**invalid**: `keyNotAllowed` (modulus above 4096 bits)"),
+    ("key-rsa-1024.receipt",
+     "Like `key-exponent-too-large.receipt` with 1024-bit moduli, e = 65537.",
+     "**invalid**: `keyNotAllowed` (modulus below 2048 bits)"),
+    ("key-ec-p521.receipt",
+     "Like `key-exponent-too-large.receipt` with one forged intermediate whose key is EC P-521 (from a fixed scalar).",
+     "**invalid**: `keyNotAllowed` (only P-256 and P-384)"),
+    ("ecdsa-label-rsa-signature.receipt",
+     "`sample.receipt` with the SignerInfo's signatureAlgorithm ecdsa-with-SHA256 (no parameters); the signature is "
+     "test-signer's RSA PKCS#1 v1.5 signature, otherwise valid.",
+     "**invalid**: `unsupportedSignatureAlgorithm` (an ECDSA label on an RSA key is not verified)"),
+    ("ecdsa-labelled-signer-certificate.receipt",
+     "Sample signed by test-signer; its certificate relabelled ecdsa-with-SHA256 (inside and outside the TBS) but "
+     "signed RSA PKCS#1 v1.5 SHA-256 by test-intermediate; certificates that, test-intermediate, test-root.",
+     "**invalid**: `unsupportedSignatureAlgorithm` (an ECDSA label on the RSA issuer key)"),
+    ("ec-signer.receipt",
+     "Sample signed ECDSA P-256 SHA-256 (deterministic, RFC 6979) by an EC receipt-signing certificate issued by "
+     "test-intermediate (sha256WithRSA); SignerInfo labelled ecdsa-with-SHA256; certificates it, test-intermediate, "
+     "test-root.",
+     "**valid** (the control for the next one)"),
+    ("rsa-label-ec-signer.receipt",
+     "`ec-signer.receipt` with the SignerInfo's signatureAlgorithm rsaEncryption; the ECDSA signature unchanged.",
+     "**invalid**: `unsupportedSignatureAlgorithm` (an RSA label on an EC key is not verified)"),
+]
+
+
+def generate_hostile(pki: dict[str, Cert]) -> dict[str, bytes]:
+    out: dict[str, bytes] = {}
+    signer, inter, root = pki["test-signer"], pki["test-intermediate"], pki["test-root"]
+    payload = encode_attrs(sample_attrs())
+    info = signer_info(signer, payload)
+
+    def fakes(label: str, count: int, spki_of) -> list[bytes]:
+        return [fake_intermediate(f"{label}/{k}", 0x2F00 + k, spki_of(f"{label}/{k}"), inter) for k in range(count)]
+
+    bombs = fakes("bomb", 47, lambda l: rsa_spki(det_odd(l + "/n", 3072), det_odd(l + "/e", 3071)))
+    out["certificate-bomb.receipt"] = receipt_with(payload, info, [signer.der, *bombs, inter.der, root.der])
+    assert 1 + 47 + 2 == 50
+
+    wrong = lambda l: rsa_spki(det_odd(l + "/n", 2048), 65537)
+    out["budget-one-fake.receipt"] = receipt_with(payload, info, [signer.der, *fakes("fake", 1, wrong), inter.der, root.der])
+    out["budget-eight-fakes.receipt"] = receipt_with(payload, info, [signer.der, *fakes("fake", 8, wrong), inter.der])
+
+    at_cap = CAP - 2
+    out["key-exponent-too-large.receipt"] = receipt_with(payload, info, [
+        signer.der, *fakes("big-e", at_cap, lambda l: rsa_spki(det_odd(l + "/n", 2048), det_odd(l + "/e", 2047))), inter.der])
+    out["key-rsa-8192.receipt"] = receipt_with(payload, info, [
+        signer.der, *fakes("rsa-8192", at_cap, lambda l: rsa_spki(det_odd(l + "/n", 8192), 65537)), inter.der])
+    out["key-rsa-1024.receipt"] = receipt_with(payload, info, [
+        signer.der, *fakes("rsa-1024", at_cap, lambda l: rsa_spki(det_odd(l + "/n", 1024), 65537)), inter.der])
+    p521 = ec.derive_private_key(int.from_bytes(det_bytes("p521/key", 64), "big") % (1 << 520), ec.SECP521R1())
+    p521_spki = p521.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    out["key-ec-p521.receipt"] = receipt_with(payload, info, [
+        signer.der, *fakes("p521", 1, lambda l: p521_spki), inter.der])
+
+    out["ecdsa-label-rsa-signature.receipt"] = receipt_with(
+        payload, relabelled_signer_info(info, ECDSA_SHA256), [signer.der, inter.der, root.der])
+    out["ecdsa-labelled-signer-certificate.receipt"] = receipt_with(
+        payload, info, [relabel(signer.der, ECDSA_SHA256, inter.key), inter.der, root.der])
+
+    ec_key, ec_cert = ec_signer_cert(inter)
+    ec_der = ec_cert.public_bytes(serialization.Encoding.DER)
+    ec_signature = ec_key.sign(payload, ec.ECDSA(hashes.SHA256(), deterministic_signing=True))
+    issuer_serial = children(children(ec_der)[0])
+    ec_info = seq(integer(1), seq(issuer_serial[3], issuer_serial[1]), digest_alg("sha256"),
+                  ECDSA_SHA256, octet(ec_signature))
+    out["ec-signer.receipt"] = receipt_with(payload, ec_info, [ec_der, inter.der, root.der])
+    out["rsa-label-ec-signer.receipt"] = receipt_with(
+        payload, relabelled_signer_info(ec_info, RSA_ENCRYPTION), [ec_der, inter.der, root.der])
+
+    for f, data in out.items():
+        assert len(data) < 1 << 20, f
+    assert [f for f, _, _ in HOSTILE] == list(out), "HOSTILE table and generated files differ"
+    return out
+
+
+def write_outputs(out: dict[str, bytes], directory: Path = OUT_DIR) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
     for fname, data in out.items():
-        (OUT_DIR / fname).write_bytes(data)
+        (directory / fname).write_bytes(data)
     sums = "".join(f"{hashlib.sha256(out[f]).hexdigest()}  {f}\n" for f in sorted(out))
-    (OUT_DIR / "SHA256SUMS").write_text(sums)
+    (directory / "SHA256SUMS").write_text(sums)
 
 
 # --------------------------------------------------------------------------
@@ -849,6 +1063,7 @@ def write_readme(pki: dict[str, Cert]) -> None:
         return s.replace("|", "\\|")
 
     rows = "\n".join(f"| `{f}` | {esc(w)} | {esc(o)} |" for f, w, o in FIXTURES)
+    hostile_rows = "\n".join(f"| `{f}` | {esc(w)} | {esc(o)} |" for f, w, o in HOSTILE)
     pki_rows = []
     for n, c in pki.items():
         if c.cert.issuer == c.cert.subject:
@@ -912,6 +1127,19 @@ Nothing here is derived from real receipts or Apple certificates.
 {rows}
 
 `SHA256SUMS` lists the SHA-256 of every file above.
+
+## Hostile fixtures (`hostile/`)
+
+Receipts an attacker with a developer account could write: forged certificates
+claiming test-intermediate's name and key identifier (hand-written DER with
+deterministic pseudo-random keys and signature bytes: no private halves), too
+many certificates, keys outside the key policy, algorithm labels that do not fit
+the key. Outcomes are under App Store rules with the configured root
+`pki/test-root.der`. `hostile/SHA256SUMS` lists their SHA-256.
+
+| File | What it is | Outcome a verifier must give |
+|---|---|---|
+{hostile_rows}
 
 ## The sample payload
 
@@ -1045,7 +1273,20 @@ OPENSSL_CHECKS: list[tuple[str, str, str, bool | None]] = [
 ]
 
 
-def openssl_check(out: dict[str, bytes]) -> bool:
+# Hostile fixtures openssl can judge: (fixture, CA file, expected: True=verify OK, False=fails, None=informational).
+# OpenSSL has no budget, key policy or label check, so most of them are informational.
+OPENSSL_HOSTILE_CHECKS: list[tuple[str, str, bool | None]] = [
+    ("ec-signer.receipt", "test-root.pem", True),
+    # OpenSSL takes the first certificate matching name and key identifier (the fake) and does
+    # not try the next, so it fails both; ours tries up to the budget.
+    ("budget-one-fake.receipt", "test-root.pem", None),
+    ("budget-eight-fakes.receipt", "test-root.pem", None),
+    ("ecdsa-label-rsa-signature.receipt", "test-root.pem", None),
+    ("rsa-label-ec-signer.receipt", "test-root.pem", None),  # OpenSSL goes by the key, not the label
+]
+
+
+def openssl_check(out: dict[str, bytes], hostile: dict[str, bytes]) -> bool:
     exe = shutil.which("openssl")
     if exe is None:
         print("openssl not found; self-check skipped")
@@ -1060,7 +1301,20 @@ def openssl_check(out: dict[str, bytes]) -> bool:
         if r.returncode != 0:
             ok = False
             print(f"  FAIL asn1parse {f}: {r.stderr.strip()}")
+    for f in hostile:
+        r = run(["asn1parse", "-inform", "DER", "-in", str(HOSTILE_DIR / f)])
+        if r.returncode != 0:
+            ok = False
+            print(f"  FAIL asn1parse hostile/{f}: {r.stderr.strip()}")
     print("  asn1parse: all *.receipt parsed" if ok else "  asn1parse: failures above")
+
+    for f, ca, expected in OPENSSL_HOSTILE_CHECKS:
+        r = run(["cms", "-verify", "-inform", "DER", "-in", str(HOSTILE_DIR / f), "-CAfile", str(PKI_DIR / ca),
+                 "-purpose", "any", "-attime", ATTIME_2025_06_01, "-out", os.devnull])
+        verified = r.returncode == 0
+        status = "info" if expected is None else "ok  " if verified == expected else "FAIL"
+        ok &= status != "FAIL"
+        print(f"  {status} cms -verify hostile/{f:40s} CA={ca:18s} -> {'verified' if verified else 'failed'}")
 
     for f, ca, attime, expected in OPENSSL_CHECKS:
         r = run(["cms", "-verify", "-inform", "DER", "-in", str(OUT_DIR / f), "-CAfile", str(PKI_DIR / ca),
@@ -1103,11 +1357,13 @@ def main() -> int:
     print("receipts ...")
     out = generate(pki)
     write_outputs(out)
+    hostile = generate_hostile(pki)
+    write_outputs(hostile, HOSTILE_DIR)
     write_readme(pki)
-    print(f"wrote {len(out)} fixtures + SHA256SUMS to {OUT_DIR}, README to {README}")
+    print(f"wrote {len(out)} fixtures + SHA256SUMS to {OUT_DIR}, {len(hostile)} to {HOSTILE_DIR}, README to {README}")
     if not args.no_check:
         print("openssl self-check ...")
-        if not openssl_check(out):
+        if not openssl_check(out, hostile):
             print("SELF-CHECK FAILED")
             return 1
         print("self-check passed")

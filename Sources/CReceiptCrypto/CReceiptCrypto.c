@@ -5,6 +5,8 @@
 #include <time.h>
 
 #include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/objects.h>
@@ -101,6 +103,62 @@ size_t rc_certificate_subject_key_id(const rc_certificate *certificate, const ui
     if (identifier == NULL) return 0;
     *bytes = ASN1_STRING_get0_data(identifier);
     return (size_t)ASN1_STRING_length(identifier);
+}
+
+size_t rc_certificate_authority_key_id(const rc_certificate *certificate, const uint8_t **bytes) {
+    const ASN1_OCTET_STRING *identifier = X509_get0_authority_key_id(as_x509(certificate));
+    if (identifier == NULL) return 0;
+    *bytes = ASN1_STRING_get0_data(identifier);
+    return (size_t)ASN1_STRING_length(identifier);
+}
+
+static rc_curve named_curve(const EVP_PKEY *key) {
+    char group[64];
+    size_t length = 0;
+    if (EVP_PKEY_get_group_name(key, group, sizeof group, &length) != 1) return RC_CURVE_OTHER;
+    switch (OBJ_sn2nid(group)) {
+    case NID_X9_62_prime256v1: return RC_CURVE_P256;
+    case NID_secp384r1: return RC_CURVE_P384;
+    default: return RC_CURVE_OTHER;
+    }
+}
+
+int rc_certificate_public_key(const rc_certificate *certificate, rc_public_key_facts *facts) {
+    memset(facts, 0, sizeof *facts);
+    facts->type = RC_KEY_OTHER;
+    facts->curve = RC_CURVE_NONE;
+    EVP_PKEY *key = X509_get0_pubkey(as_x509(certificate));
+    if (key == NULL) return 0;
+    switch (EVP_PKEY_get_base_id(key)) {
+    case EVP_PKEY_RSA: {
+        BIGNUM *modulus = NULL;
+        BIGNUM *exponent = NULL;
+        int ok = EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_RSA_N, &modulus) == 1
+            && EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_RSA_E, &exponent) == 1;
+        if (ok) {
+            facts->type = RC_KEY_RSA;
+            facts->rsa_modulus_bits = BN_num_bits(modulus);
+            facts->rsa_exponent_bits = BN_num_bits(exponent);
+            if (facts->rsa_exponent_bits <= 64) {
+                uint8_t bytes[8] = {0};
+                ok = BN_bn2binpad(exponent, bytes, sizeof bytes) == (int)sizeof bytes;
+                for (size_t index = 0; ok && index < sizeof bytes; index++) {
+                    facts->rsa_exponent = facts->rsa_exponent << 8 | bytes[index];
+                }
+            }
+        }
+        BN_free(modulus);
+        BN_free(exponent);
+        if (!ok) memset(facts, 0, sizeof *facts);
+        return ok;
+    }
+    case EVP_PKEY_EC:
+        facts->type = RC_KEY_EC;
+        facts->curve = named_curve(key);
+        return 1;
+    default:
+        return 1;
+    }
 }
 
 int rc_certificate_name(const rc_certificate *certificate, int which, char *buffer, size_t capacity) {
@@ -208,20 +266,22 @@ static rc_signature_result verify_ecdsa(EVP_PKEY *key, const uint8_t *hash, size
     return result;
 }
 
-rc_signature_result rc_verify_signature(const rc_certificate *signer, rc_digest_algorithm digest,
+rc_signature_result rc_verify_signature(const rc_certificate *signer, rc_signature_scheme scheme,
+                                        rc_digest_algorithm digest,
                                         const uint8_t *data, size_t data_length,
                                         const uint8_t *signature, size_t signature_length) {
     EVP_PKEY *key = X509_get0_pubkey(as_x509(signer));
     if (key == NULL) return RC_SIGNATURE_UNSUPPORTED_KEY;
+    // The scheme comes from the signature's algorithm label; the key must be of its type.
+    const int type = EVP_PKEY_get_base_id(key);
+    if (!(scheme == RC_SCHEME_RSA_PKCS1 && type == EVP_PKEY_RSA)
+        && !(scheme == RC_SCHEME_ECDSA && type == EVP_PKEY_EC)) {
+        return RC_SIGNATURE_UNSUPPORTED_KEY;
+    }
     uint8_t hash[RC_MAX_DIGEST_LENGTH];
     const size_t hash_length = rc_digest(digest, data, data_length, hash);
     if (hash_length == 0) return RC_SIGNATURE_UNSUPPORTED_DIGEST;
-    switch (EVP_PKEY_get_base_id(key)) {
-    case EVP_PKEY_RSA:
-        return verify_rsa(key, digest, hash, hash_length, signature, signature_length);
-    case EVP_PKEY_EC:
-        return verify_ecdsa(key, hash, hash_length, signature, signature_length);
-    default:
-        return RC_SIGNATURE_UNSUPPORTED_KEY;
-    }
+    return scheme == RC_SCHEME_RSA_PKCS1
+        ? verify_rsa(key, digest, hash, hash_length, signature, signature_length)
+        : verify_ecdsa(key, hash, hash_length, signature, signature_length);
 }

@@ -37,10 +37,11 @@ struct ChainCacheTests {
         }
     }
 
-    /// The inputs every checkout has: the fixtures, the fuzz regressions, and single-byte
-    /// mutations of the sample (many of them in its certificates).
+    /// The inputs every checkout has: the fixtures (hostile ones too), the fuzz regressions,
+    /// and single-byte mutations of the sample (many of them in its certificates).
     static func generatedInputs() throws -> [Input] {
         var inputs = files(in: Paths.fixtures.appendingPathComponent("receipts"), prefix: "fixture/")
+        inputs += files(in: Paths.fixtures.appendingPathComponent("hostile"), prefix: "hostile/")
         inputs += files(in: Paths.repository.appendingPathComponent("Fuzz/regressions/pipeline"), prefix: "fuzz/")
         let sample = try fixture("sample.receipt")
         for offset in stride(from: 7, to: sample.count, by: 41) {

@@ -34,6 +34,42 @@ typedef enum {
     RC_SIGNATURE_INTERNAL_ERROR = -3,
 } rc_signature_result;
 
+/// Signature schemes rc_verify_signature can check. The caller says which one the signature's
+/// algorithm label names; a key of another type is refused, never tried under its own scheme.
+typedef enum {
+    RC_SCHEME_RSA_PKCS1 = 1,
+    RC_SCHEME_ECDSA = 2,
+} rc_signature_scheme;
+
+/// Public key types, as rc_certificate_public_key reports them.
+typedef enum {
+    RC_KEY_OTHER = 0,
+    RC_KEY_RSA = 1,
+    RC_KEY_EC = 2,
+} rc_key_type;
+
+/// Named curves of EC keys. RC_CURVE_OTHER covers every other named curve and explicit
+/// parameters; RC_CURVE_NONE is for keys that are not EC.
+typedef enum {
+    RC_CURVE_NONE = 0,
+    RC_CURVE_P256 = 1,
+    RC_CURVE_P384 = 2,
+    RC_CURVE_OTHER = 3,
+} rc_curve;
+
+/// Facts about a certificate's public key; no judgement (that is the Swift key policy's).
+typedef struct {
+    rc_key_type type;
+    /// RSA: bits in the modulus; otherwise 0.
+    int32_t rsa_modulus_bits;
+    /// RSA: bits in the public exponent (0 for an exponent of 0); otherwise 0.
+    int32_t rsa_exponent_bits;
+    /// RSA: the public exponent when rsa_exponent_bits <= 64; otherwise 0.
+    uint64_t rsa_exponent;
+    /// EC: the named curve; otherwise RC_CURVE_NONE.
+    rc_curve curve;
+} rc_public_key_facts;
+
 /// An X.509 certificate parsed by OpenSSL. Opaque; free with rc_certificate_free.
 typedef struct rc_certificate rc_certificate;
 
@@ -74,16 +110,27 @@ uint32_t rc_certificate_key_usage(const rc_certificate *_Nonnull certificate);
 size_t rc_certificate_subject_key_id(const rc_certificate *_Nonnull certificate,
                                      const uint8_t *_Nullable *_Nonnull bytes);
 
+/// Points `*bytes` at the authorityKeyIdentifier extension's keyIdentifier (owned by the
+/// certificate) and returns its length, or returns 0 when the certificate has none.
+size_t rc_certificate_authority_key_id(const rc_certificate *_Nonnull certificate,
+                                       const uint8_t *_Nullable *_Nonnull bytes);
+
+/// Describes the certificate's public key into `*facts`. Returns 1, or 0 when the key cannot be
+/// read (facts->type is then RC_KEY_OTHER).
+int rc_certificate_public_key(const rc_certificate *_Nonnull certificate,
+                              rc_public_key_facts *_Nonnull facts);
+
 /// Writes the subject (which = 0) or issuer (which = 1) as an RFC 2253 string into `buffer`,
 /// NUL-terminated and truncated to `capacity`. Returns the full length, or -1 on failure.
 int rc_certificate_name(const rc_certificate *_Nonnull certificate, int which,
                         char *_Nonnull buffer, size_t capacity);
 
-/// Checks `signature` over `data` with the certificate's public key. RSA keys use PKCS #1 v1.5;
-/// the DigestInfo is compared byte for byte, so the outcome does not depend on the host's
-/// security level or crypto policy (SHA-1 receipts must keep verifying). EC keys use ECDSA.
+/// Checks `signature` over `data` with the certificate's public key under `scheme`. RSA PKCS #1
+/// v1.5 compares the DigestInfo byte for byte, so the outcome does not depend on the host's
+/// security level or crypto policy (SHA-1 receipts must keep verifying). A key whose type is not
+/// the scheme's gives RC_SIGNATURE_UNSUPPORTED_KEY.
 rc_signature_result rc_verify_signature(const rc_certificate *_Nonnull signer,
-                                        rc_digest_algorithm digest,
+                                        rc_signature_scheme scheme, rc_digest_algorithm digest,
                                         const uint8_t *_Nonnull data, size_t data_length,
                                         const uint8_t *_Nonnull signature, size_t signature_length);
 

@@ -14,7 +14,8 @@
 public struct ReceiptContainer: Sendable {
     /// The signed content: the receipt payload, still undecoded and unverified.
     public let payload: [UInt8]
-    /// The DER of every certificate the receipt carries, in the order it carries them.
+    /// The DER of every certificate the receipt carries, in the order it carries them: at most
+    /// ``DecodingLimits/maximumCertificates`` (more is ``ReceiptError/Code/tooManyCertificates``).
     public let certificates: [ByteString]
     /// Every SignerInfo. A receipt that verifies has exactly one.
     public let signers: [SignerInfo]
@@ -68,7 +69,15 @@ public struct ReceiptContainer: Sendable {
         var certificates: [ByteString] = []
         if let certificateSet {
             var items = reader.children(of: certificateSet, depth: 3)
+            var count = 0
             while let certificate = try items.next() {
+                // Counted before anything parses one: every certificate costs an OpenSSL parse
+                // and may be a candidate whose signature is tried, so the count is the cost.
+                count += 1
+                guard count <= DecodingLimits.maximumCertificates else {
+                    throw ReceiptError(.tooManyCertificates,
+                                       "the envelope carries more than \(DecodingLimits.maximumCertificates) certificates; at most \(DecodingLimits.maximumCertificates) are accepted (Apple sends 3)")
+                }
                 // Other CertificateChoices (attribute certificates) play no part in receipts.
                 guard certificate.identifier == ASN1Tag.sequence else { continue }
                 certificates.append(ByteString(bytes[certificate.range]))

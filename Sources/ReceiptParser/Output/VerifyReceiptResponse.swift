@@ -33,6 +33,10 @@ public enum VerifyReceiptResponse {
         case productionReceiptInSandbox = 21008
 
         /// The status for a failure: unreadable input is 21002, failed verification 21003.
+        ///
+        /// Refusals of trust are 21003 even when they happen while the envelope is read:
+        /// `tooManyCertificates` (a certificate bomb is a forgery attempt, not a damaged receipt)
+        /// and `keyNotAllowed` (a key outside the key policy).
         public init(_ error: ReceiptError) {
             self = Self.verificationCodes.contains(error.code) ? .notAuthenticated : .malformed
         }
@@ -41,6 +45,7 @@ public enum VerifyReceiptResponse {
             .signerCount, .signerNotFound, .invalidCertificate, .digestNotAllowed,
             .unsupportedSignatureAlgorithm, .messageDigestMismatch, .signatureInvalid, .untrustedChain,
             .missingAppleExtension, .certificateNotValidAtTime, .missingCreationDate, .invalidAnchor,
+            .tooManyCertificates, .keyNotAllowed,
         ]
     }
 

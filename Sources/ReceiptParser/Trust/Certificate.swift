@@ -22,6 +22,11 @@ final class Certificate: @unchecked Sendable {
     let signature: ByteString
     let notBefore: Date
     let notAfter: Date
+    /// What the public key is.
+    let publicKey: PublicKeyFacts
+    /// Why ``KeyPolicy/standard`` refuses the key, or nil: judged once here, so verifications
+    /// (and the chain cache's hits) only read it.
+    let keyRefusal: String?
 
     init(der bytes: ByteString) throws(ReceiptError) {
         let array = Array(bytes)
@@ -72,6 +77,8 @@ final class Certificate: @unchecked Sendable {
         }
         notBefore = Date(timeIntervalSince1970: Double(start))
         notAfter = Date(timeIntervalSince1970: Double(end))
+        publicKey = PublicKeyFacts(handle)
+        keyRefusal = KeyPolicy.standard.refusal(of: publicKey)
     }
 
     /// Parses a certificate given as DER or as PEM text (the first CERTIFICATE block).
@@ -112,6 +119,14 @@ final class Certificate: @unchecked Sendable {
         return ByteString(Array(UnsafeBufferPointer(start: pointer, count: count)))
     }
 
+    /// The authorityKeyIdentifier's keyIdentifier: the issuer's subjectKeyIdentifier, when given.
+    var authorityKeyIdentifier: ByteString? {
+        var pointer: UnsafePointer<UInt8>?
+        let count = rc_certificate_authority_key_id(handle, &pointer)
+        guard count > 0, let pointer else { return nil }
+        return ByteString(Array(UnsafeBufferPointer(start: pointer, count: count)))
+    }
+
     var subjectName: String { name(0) }
     var issuerName: String { name(1) }
 
@@ -126,11 +141,13 @@ final class Certificate: @unchecked Sendable {
 
     var sha256Fingerprint: ByteString { ByteString(Digest.sha256.hash(Array(der))) }
 
-    /// Checks a signature made with this certificate's key.
-    func verifies(signature: ByteString, over data: ByteString, digest: Digest) -> rc_signature_result {
+    /// Checks a signature made with this certificate's key under `scheme`. Policy (the key
+    /// policy, the scheme fitting the key, the budget) is the caller's: see
+    /// ``ReceiptVerifier``'s `checkSignature`.
+    func verifies(signature: ByteString, over data: ByteString, scheme: SignatureScheme, digest: Digest) -> rc_signature_result {
         data.storage.withUnsafeBufferPointer { message in
             signature.storage.withUnsafeBufferPointer { signatureBytes in
-                rc_verify_signature(handle, digest.algorithm,
+                rc_verify_signature(handle, scheme.cValue, digest.algorithm,
                                     message.baseAddress ?? UnsafePointer(bitPattern: 1)!, message.count,
                                     signatureBytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, signatureBytes.count)
             }

@@ -17,7 +17,10 @@ import Foundation
 ///
 /// The signature over the content is checked before the payload is decoded, and only the
 /// creation date is read before that, so a forged receipt costs one hash and one signature
-/// check to reject, whatever its size.
+/// check to reject, whatever its size. Whatever certificates it carries, a receipt costs at
+/// most ``DecodingLimits/maximumCertificates`` certificate parses and
+/// ``SignatureBudget/perReceipt`` signature checks, each with a key ``KeyPolicy`` accepts and
+/// under the scheme its algorithm label names.
 public struct ReceiptVerifier: Sendable {
     /// What receipts must chain to.
     public let anchor: TrustAnchor
@@ -58,10 +61,19 @@ public struct ReceiptVerifier: Sendable {
 
     /// Verifies the signature and the certificate chain of a parsed receipt.
     public func verify(_ container: ReceiptContainer) throws(ReceiptError) -> VerificationReport {
+        var budget = SignatureBudget()
+        return try verify(container, budget: &budget)
+    }
+
+    /// ``verify(_:)`` with the signature checks counted in `budget` (tests read it back).
+    func verify(_ container: ReceiptContainer, budget: inout SignatureBudget) throws(ReceiptError) -> VerificationReport {
         guard container.signers.count == 1, let signerInfo = container.signers.first else {
             throw ReceiptError(.signerCount, "the receipt has \(container.signers.count) signers; exactly one is required")
         }
         let digest = try allowedDigest(signerInfo)
+        guard let scheme = SignatureScheme(algorithm: signerInfo.signatureAlgorithmOID) else {
+            throw ReceiptError(.unsupportedSignatureAlgorithm, "signature algorithm \(signerInfo.signatureAlgorithm) is not supported")
+        }
 
         // A certificate set whose chain passed before needs no parsing: only its signer's key.
         let key = ChainCache.Key(certificates: container.certificates, signer: signerInfo.identifier)
@@ -78,7 +90,9 @@ public struct ReceiptVerifier: Sendable {
         // 1. The signature, over the content or over the signed attributes that hash it.
         let payload = ByteString(container.payload)
         let signed = try signedBytes(signerInfo, payload: payload, digest: digest)
-        try check(signer.verifies(signature: signerInfo.signature, over: signed, digest: digest), what: "receipt signature")
+        let result = try checkSignature(signerInfo.signature, over: signed, scheme: scheme, digest: digest,
+                                        by: signer, role: "the receipt signer", budget: &budget)
+        try check(result, what: "receipt signature")
 
         // 2. The time to judge certificates at.
         let time: Date
@@ -99,7 +113,7 @@ public struct ReceiptVerifier: Sendable {
         } else {
             let chain: [Certificate]
             switch anchor.mode {
-            case .appStore: chain = try appStoreChain(from: signer, among: certificates)
+            case .appStore: chain = try appStoreChain(from: signer, among: certificates, budget: &budget)
             case .storeKitTesting: chain = try storeKitChain(signer: signer)
             }
             entry = ChainCache.Entry(signer: signer, chain: chain)
@@ -186,6 +200,22 @@ public struct ReceiptVerifier: Sendable {
         return ByteString(bytes)
     }
 
+    /// The one way verification checks a signature: the key must pass ``KeyPolicy/standard``
+    /// (judged when the certificate was parsed), the scheme the label names must fit the key,
+    /// and the budget must allow one more check. Only then does the key do any math.
+    private func checkSignature(_ signature: ByteString, over data: ByteString, scheme: SignatureScheme, digest: Digest,
+                                by key: Certificate, role: String,
+                                budget: inout SignatureBudget) throws(ReceiptError) -> rc_signature_result {
+        if let refusal = key.keyRefusal {
+            throw ReceiptError(.keyNotAllowed, "\(role) \(key.subjectName) has a key outside the key policy: \(refusal)")
+        }
+        if let mismatch = scheme.mismatch(with: key.publicKey) {
+            throw ReceiptError(.unsupportedSignatureAlgorithm, "\(role) \(key.subjectName): \(mismatch); the algorithm label must name the key's scheme")
+        }
+        try budget.spend(on: "\(role) \(key.subjectName) could be tried")
+        return key.verifies(signature: signature, over: data, scheme: scheme, digest: digest)
+    }
+
     private func check(_ result: rc_signature_result, what: String) throws(ReceiptError) {
         switch result {
         case RC_SIGNATURE_VALID: return
@@ -195,30 +225,51 @@ public struct ReceiptVerifier: Sendable {
         }
     }
 
-    /// Whether `parent` signed `child`, under the digest policy.
-    private func isIssued(_ child: Certificate, by parent: Certificate) throws(ReceiptError) -> Bool {
+    /// Whether `parent` may have issued `child` by its names and key identifiers: the child's
+    /// issuer is the parent's subject, and when the child names its issuer's key identifier and
+    /// the parent has one, they are equal. Costs no signature check.
+    private func mayHaveIssued(_ child: Certificate, _ parent: Certificate) -> Bool {
         guard child.issuer == parent.subject else { return false }
-        guard let digest = Digest(signatureAlgorithm: child.signatureAlgorithmOID) else {
+        if let authority = child.authorityKeyIdentifier, let subject = parent.subjectKeyIdentifier {
+            return authority == subject
+        }
+        return true
+    }
+
+    /// Whether `parent` signed `child`, under the digest policy, the key policy and the budget.
+    private func isIssued(_ child: Certificate, by parent: Certificate, role: String,
+                          budget: inout SignatureBudget) throws(ReceiptError) -> Bool {
+        guard mayHaveIssued(child, parent) else { return false }
+        guard let digest = Digest(signatureAlgorithm: child.signatureAlgorithmOID),
+              let scheme = SignatureScheme(algorithm: child.signatureAlgorithmOID)
+        else {
             let name = OID.dotted(child.signatureAlgorithmOID) ?? "invalid"
             throw ReceiptError(.unsupportedSignatureAlgorithm, "\(child.subjectName) is signed with \(name)")
         }
         if digest == .sha1 && policy.requiresSHA256 {
             throw ReceiptError(.digestNotAllowed, "\(child.subjectName) is signed with SHA-1 and the policy requires SHA-256")
         }
-        return parent.verifies(signature: child.signature, over: child.tbsCertificate, digest: digest) == RC_SIGNATURE_VALID
+        let result = try checkSignature(child.signature, over: child.tbsCertificate, scheme: scheme, digest: digest,
+                                        by: parent, role: role, budget: &budget)
+        return result == RC_SIGNATURE_VALID
     }
 
     /// signer ← WWDR intermediate ← anchor, with Apple's marker extensions in place.
-    private func appStoreChain(from signer: Certificate, among certificates: [Certificate]) throws(ReceiptError) -> [Certificate] {
+    private func appStoreChain(from signer: Certificate, among certificates: [Certificate],
+                               budget: inout SignatureBudget) throws(ReceiptError) -> [Certificate] {
         guard signer.hasExtension(Self.receiptSigningOID) else {
             throw ReceiptError(.missingAppleExtension, "the signer \(signer.subjectName) lacks Apple's receipt-signing extension \(Self.receiptSigningOID)")
         }
         guard !signer.hasUnhandledCriticalExtension, signer.keyUsageAllows(0x80) else {
             throw ReceiptError(.untrustedChain, "the signer's critical extensions do not allow signing")
         }
+        // Each distinct candidate is tried once; byte-identical copies are not tried again.
         var intermediate: Certificate?
-        for candidate in certificates where candidate !== signer {
-            if try isIssued(signer, by: candidate) {
+        var tried: [ByteString] = []
+        for candidate in certificates where candidate !== signer && mayHaveIssued(signer, candidate) {
+            guard !tried.contains(candidate.der) else { continue }
+            tried.append(candidate.der)
+            if try isIssued(signer, by: candidate, role: "the issuer candidate", budget: &budget) {
                 intermediate = candidate
                 break
             }
@@ -245,7 +296,7 @@ public struct ReceiptVerifier: Sendable {
             }
             root = embedded
         }
-        guard root !== intermediate, try isIssued(intermediate, by: root) else {
+        guard root !== intermediate, try isIssued(intermediate, by: root, role: "the root", budget: &budget) else {
             throw ReceiptError(.untrustedChain, "the intermediate \(intermediate.subjectName) was not issued by the trusted root")
         }
         guard root.isCertificateAuthority else {

@@ -37,22 +37,32 @@ public struct TrustAnchor: Sendable {
     public static let appleIncRoot = TrustAnchor(mode: .appStore, root: .pinned(sha256: hexBytes(appleIncRootSHA256)))
 
     /// App Store rules with another root (DER or PEM), for example a test PKI shaped like Apple's.
+    /// Throws `invalidAnchor` for bytes that are no certificate, `keyNotAllowed` for a key
+    /// outside the key policy.
     public static func appStore(rootCertificate: [UInt8]) throws(ReceiptError) -> TrustAnchor {
         TrustAnchor(mode: .appStore, root: .certificate(try anchorCertificate(rootCertificate)))
     }
 
     /// Xcode StoreKit Testing receipts, signed by the certificate exported from Xcode (DER or PEM).
-    /// Never chosen automatically: such receipts are made on developers' machines.
+    /// Never chosen automatically: such receipts are made on developers' machines. Throws as
+    /// ``appStore(rootCertificate:)`` does.
     public static func storeKitTesting(certificate: [UInt8]) throws(ReceiptError) -> TrustAnchor {
         TrustAnchor(mode: .storeKitTesting, root: .certificate(try anchorCertificate(certificate)))
     }
 
+    /// The caller's certificate, refused at configuration time when its key is outside
+    /// ``KeyPolicy/standard`` (verification would refuse every receipt with `keyNotAllowed`).
     private static func anchorCertificate(_ bytes: [UInt8]) throws(ReceiptError) -> Certificate {
+        let certificate: Certificate
         do throws(ReceiptError) {
-            return try Certificate(derOrPEM: bytes)
+            certificate = try Certificate(derOrPEM: bytes)
         } catch {
             throw ReceiptError(.invalidAnchor, "the trust anchor is not a certificate: \(error.reason)")
         }
+        if let refusal = certificate.keyRefusal {
+            throw ReceiptError(.keyNotAllowed, "the trust anchor \(certificate.subjectName) has a key outside the key policy: \(refusal)")
+        }
+        return certificate
     }
 
     private static func hexBytes(_ hex: String) -> [UInt8] {
