@@ -948,6 +948,19 @@ ECDSA_SHA256 = seq(oid(OID_ECDSA_WITH_SHA256))  # RFC 5758: no parameters
 RSA_ENCRYPTION = alg_id(OID_RSA_ENCRYPTION)
 CAP = 10  # DecodingLimits.maximumCertificates
 
+# Every receipt type the environment rule knows, and some it must not: (file label, type or None
+# for no attribute 0, how the README shows it, the environment it means).
+RECEIPT_TYPES: list[tuple[str, str | None, str, str]] = [
+    ("production", "Production", "`Production`", "production"),
+    ("production-vpp", "ProductionVPP", "`ProductionVPP`", "production"),
+    ("production-sandbox", "ProductionSandbox", "`ProductionSandbox`", "sandbox"),
+    ("production-vpp-sandbox", "ProductionVPPSandbox", "`ProductionVPPSandbox`", "sandbox"),
+    ("xcode", "Xcode", "`Xcode`", "xcode (StoreKit Testing)"),
+    ("missing", None, "absent", "unknown"),
+    ("unknown", "ProductionTest", "`ProductionTest`", "unknown"),
+    ("lowercase", "production", "`production`", "unknown (types match byte for byte)"),
+]
+
 # (file, what it is, outcome a verifier must give). Also drives README.md.
 HOSTILE: list[tuple[str, str, str]] = [
     ("certificate-bomb.receipt",
@@ -992,6 +1005,40 @@ HOSTILE: list[tuple[str, str, str]] = [
     ("rsa-label-ec-signer.receipt",
      "`ec-signer.receipt` with the SignerInfo's signatureAlgorithm rsaEncryption; the ECDSA signature unchanged.",
      "**invalid**: `unsupportedSignatureAlgorithm` (an RSA label on an EC key is not verified)"),
+    # Hostile strings, sizes and identities: what reaches people and servers on the way out.
+    ("terminal-escapes.receipt",
+     "Sample signed by test-signer; every displayed string (receipt type, bundle id, versions, age rating, product, "
+     "transaction, original transaction and offer ids, unknown attributes 98 and 1799) ends in escape sequences: clear "
+     "screen, cursor home, a green `Verdict: VERIFIED`, concealed text.",
+     "**valid**; every human-facing output shows the escapes as `\\u{1B}`, JSON keeps the exact value"),
+    ("bidi-controls.receipt",
+     "Like `terminal-escapes.receipt` with U+202E (right-to-left override), U+2066/U+2069 isolates, U+200B, U+FEFF, "
+     "U+2028 and U+0085.",
+     "**valid**; shown escaped, never reordered"),
+    ("newline-tab-fields.receipt",
+     "Like `terminal-escapes.receipt` with a newline, a fake `--format summary` line (tab-separated), CR, DEL and C1 "
+     "CSI (U+009B) in every displayed field.",
+     "**valid**; `--format summary` stays one line, log records one line"),
+    ("bad-date-escapes.receipt",
+     "Sample whose creation date (12) is `\\r ESC[2K  Verdict: VERIFIED`, quoted by the error reason.",
+     "signature **valid**; `invalidDate`, reason shown escaped"),
+    ("wide-cells.receipt",
+     "Sample with one more in-app entry whose product id is 50 000 characters and 4 000 empty in-app entries (100 KB).",
+     "**valid**; tables capped at 64 characters a cell (`… (50000 characters)`), output within 100 bytes per input byte"),
+    ("deep-nesting.receipt",
+     "Sample with attribute 98 holding attribute SETs nested 5 000 levels deep (98 KB).",
+     "**valid**; `--format asn1` indents 8 levels (`[depth N]` past them), expands 32, output proportional"),
+    ("decomposed-bundle-id.receipt",
+     "Sample with bundle id `com.example.cafe` + U+0301 (decomposed é).",
+     "**valid**; does not match `--bundle-id com.example.café` (precomposed): identifiers compare byte for byte"),
+    ("duplicate-receipt-data.json",
+     "A verifyReceipt body with two `receipt-data` members: `sample.receipt`, then `no-in-app.receipt`.",
+     "**refused**: `duplicateKey` (receipt-dump exit 2, /verifyReceipt 21002, /v1/receipts HTTP 400)"),
+] + [
+    (f"receipt-type-{label}.receipt",
+     f"Sample with receipt type (0) {shown}.",
+     f"**valid**; environment {environment}")
+    for label, _, shown, environment in RECEIPT_TYPES
 ]
 
 
@@ -1039,6 +1086,7 @@ def generate_hostile(pki: dict[str, Cert]) -> dict[str, bytes]:
     out["rsa-label-ec-signer.receipt"] = receipt_with(
         payload, relabelled_signer_info(ec_info, RSA_ENCRYPTION), [ec_der, inter.der, root.der])
 
+    out.update(generate_hostile_content(pki))
     for f, data in out.items():
         assert len(data) < 1 << 20, f
     assert [f for f, _, _ in HOSTILE] == list(out), "HOSTILE table and generated files differ"
@@ -1273,6 +1321,58 @@ OPENSSL_CHECKS: list[tuple[str, str, str, bool | None]] = [
 ]
 
 
+def with_text(attrs: list[Attr], types: set[int], text: str) -> list[Attr]:
+    """`attrs` with `text` appended to the string value of each attribute of `types` (as UTF8String)."""
+    def appended(value: bytes) -> bytes:
+        tag, start, end = read_tlv(value)
+        return utf8(value[start:end].decode() + text)
+    return [(t, v, appended(val) if t in types else val) for t, v, val in attrs]
+
+
+def generate_hostile_content(pki: dict[str, Cert]) -> dict[str, bytes]:
+    """Receipts whose strings, sizes and identities are chosen to deceive a reader or starve a
+    server, signed by test-signer (so they also reach the verified paths)."""
+    out: dict[str, bytes] = {}
+    signer, chain = pki["test-signer"], [pki["test-intermediate"], pki["test-root"]]
+
+    def signed(attrs: list[Attr]) -> bytes:
+        return simple_receipt(encode_attrs(attrs), signer, chain)
+
+    def strings(text: str) -> list[Attr]:
+        entry = with_text(iap_subscription(), {1702, 1703, 1705, 1721, 1799}, text)
+        attrs = with_text(sample_attrs(in_app=[iap_consumable(), entry]), {0, 2, 3, 10, 19}, text)
+        return attrs + [(98, 1, utf8("unknown" + text))]
+
+    out["terminal-escapes.receipt"] = signed(strings("\x1b[2J\x1b[H\x1b[32mVerdict: VERIFIED\x1b[0m\x1b[8m"))
+    out["bidi-controls.receipt"] = signed(strings("\u202egnp.exe\u2066\u2069\u200b\ufeff\u2028\u0085"))
+    out["newline-tab-fields.receipt"] = signed(strings(
+        "\ncases/other.der\tverified\tcom.example.other\tProduction\t0 in-app\n\r\x7f\u009b31m"))
+    out["bad-date-escapes.receipt"] = signed(replace_attr(sample_attrs(), 12, ia5("\r\x1b[2K  Verdict: VERIFIED")))
+
+    wide = [(1701, 1, integer(1)), (1702, 1, utf8("w" * 50_000)), (1703, 1, utf8("2000000000000009"))]
+    out["wide-cells.receipt"] = signed(sample_attrs(in_app=[iap_consumable(), wide] + [[]] * 4_000))
+
+    nested = set_unsorted()
+    for _ in range(5_000):
+        nested = set_unsorted(seq(integer(99), integer(1), octet(nested)))
+    out["deep-nesting.receipt"] = signed(sample_attrs() + [(98, 1, nested)])
+
+    bundle = utf8("com.example.cafe\u0301")
+    out["decomposed-bundle-id.receipt"] = signed(replace_attr(replace_attr(sample_attrs(), 2, bundle), 5, sha1_hash(bundle)))
+
+    sample = simple_receipt(encode_attrs(sample_attrs()), signer, chain)
+    other = simple_receipt(encode_attrs(sample_attrs(in_app=[])), signer, chain)
+    out["duplicate-receipt-data.json"] = ('{"receipt-data": "%s", "receipt-data": "%s"}\n' % (
+        base64.b64encode(sample).decode(), base64.b64encode(other).decode())).encode()
+
+    for label, receipt_type, _, _ in RECEIPT_TYPES:
+        attrs = [a for a in sample_attrs() if a[0] != 0]
+        if receipt_type is not None:
+            attrs.insert(0, (0, 1, utf8(receipt_type)))
+        out[f"receipt-type-{label}.receipt"] = signed(attrs)
+    return out
+
+
 # Hostile fixtures openssl can judge: (fixture, CA file, expected: True=verify OK, False=fails, None=informational).
 # OpenSSL has no budget, key policy or label check, so most of them are informational.
 OPENSSL_HOSTILE_CHECKS: list[tuple[str, str, bool | None]] = [
@@ -1301,7 +1401,7 @@ def openssl_check(out: dict[str, bytes], hostile: dict[str, bytes]) -> bool:
         if r.returncode != 0:
             ok = False
             print(f"  FAIL asn1parse {f}: {r.stderr.strip()}")
-    for f in hostile:
+    for f in (f for f in hostile if f.endswith(".receipt")):
         r = run(["asn1parse", "-inform", "DER", "-in", str(HOSTILE_DIR / f)])
         if r.returncode != 0:
             ok = False

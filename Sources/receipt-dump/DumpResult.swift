@@ -72,7 +72,13 @@ struct DumpResult: Encodable, Sendable {
         do {
             container = try ReceiptContainer.parse(ReceiptInput.receiptBytes(from: input))
         } catch {
-            result.readError = Problem(error)
+            // An envelope refused for trust reasons (more certificates than allowed) is not
+            // verified, as receipt-server's 21003 says; anything else is unreadable.
+            if settings.verifier != nil, VerifyReceiptResponse.Status(error) == .notAuthenticated {
+                result.verification = .failure(Problem(error))
+            } else {
+                result.readError = Problem(error)
+            }
             return result
         }
         if settings.wantsCertificates { result.certificates = container.certificateSummaries() }

@@ -93,6 +93,30 @@ struct EnvironmentTests {
         #expect(try verifyReceiptAnswer("production", "production")["status"] as? Int == 21003)
     }
 
+    /// The receipt-type fixtures of TestReceipts/hostile (generate.py's RECEIPT_TYPES), signed
+    /// by the test PKI: file label and the type it carries.
+    static let receiptTypeFixtures: [(label: String, type: String?)] = [
+        ("production", "Production"), ("production-vpp", "ProductionVPP"), ("production-sandbox", "ProductionSandbox"),
+        ("production-vpp-sandbox", "ProductionVPPSandbox"), ("xcode", "Xcode"), ("missing", nil),
+        ("unknown", "ProductionTest"), ("lowercase", "production"),
+    ]
+
+    @Test func receiptDumpPlacesEveryGeneratedReceiptTypeUnderEveryExpectation() throws {
+        for (label, receiptType) in Self.receiptTypeFixtures {
+            for expected in [nil, Environment.production, .sandbox] {
+                let result = try tool.run(["--format", "verifyreceipt", "--root", "pki/test-root.der"]
+                                          + (expected.map { ["--environment", $0.rawValue] } ?? [])
+                                          + ["hostile/receipt-type-\(label).receipt"])
+                let answer = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+                let (status, field) = Self.expectedAnswer(receiptType, expecting: expected)
+                let what = "\(label) expecting \(String(describing: expected))"
+                #expect(answer["status"] as? Int64 == status, "\(what): \(answer["status"] ?? "-")")
+                #expect(answer["environment"] as? String == field, "\(what)")
+                #expect(((answer["receipt"] as? [String: Any])?["receipt_type"] as? String) == (status == 0 ? receiptType : nil), "\(what)")
+            }
+        }
+    }
+
     @Test func receiptDumpPlacesStoreKitTestingReceipts() throws {
         func answer(_ environment: String) throws -> [String: Any] {
             let result = try tool.run("--format", "verifyreceipt", "--storekit-testing", "pki/storekit-test.der",

@@ -104,4 +104,14 @@ struct ExactIdentifierTests {
         #expect(reconciliation["notCredited"]?.map(ExactIdentifier.init) == [ExactIdentifier(Self.kelvin)])
         #expect(reconciliation["notInReceipt"] == [])
     }
+
+    @Test func aSignedDecomposedBundleIDFailsThePrecomposedCheck() throws {
+        // The generated fixture (TestReceipts/hostile), genuinely signed by the test PKI.
+        let tool = ReceiptDumpTests()
+        let lookAlike = try tool.run("--root", "pki/test-root.der", "--bundle-id", Self.precomposed, "hostile/decomposed-bundle-id.receipt")
+        #expect(lookAlike.status == 1)
+        #expect(lookAlike.output.contains("VERIFIED (appStore"))
+        #expect(lookAlike.output.contains("Check bundle-id:              FAIL"))
+        #expect(try tool.run("--root", "pki/test-root.der", "--bundle-id", Self.decomposed, "hostile/decomposed-bundle-id.receipt").status == 0)
+    }
 }

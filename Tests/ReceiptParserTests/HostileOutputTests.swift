@@ -126,6 +126,35 @@ struct HostileOutputTests {
         }
     }
 
+    /// The generated hostile fixtures (TestReceipts/hostile), genuinely signed by the test PKI,
+    /// so the verified paths show them too.
+    static let hostileFixtures = ["terminal-escapes.receipt", "bidi-controls.receipt", "newline-tab-fields.receipt",
+                                  "bad-date-escapes.receipt", "wide-cells.receipt", "deep-nesting.receipt"]
+
+    @Test(arguments: hostileFixtures)
+    func everyFormatOfAHostileFixtureIsDisplayTextWithinBudget(_ name: String) throws {
+        let input = try hostileFixture(name)
+        var summaries: [String] = []
+        for format in Self.formats {
+            let result = try ReceiptDumpTests().run(["--root", "pki/test-root.der", "--format", format, "--certs",
+                                                     "--bundle-id", "com.example.receiptparser.sample", "hostile/\(name)"])
+            // 2: unreadable date; 1: the bundle check fails on the strings appended to the bundle id.
+            let expected: Int32 = name == "bad-date-escapes.receipt" ? 2 : ["wide-cells.receipt", "deep-nesting.receipt"].contains(name) ? 0 : 1
+            #expect(result.status == expected, "\(name), \(format)")
+            expectNoRawControls(result.output, "\(name), \(format)", layout: format == "summary" ? ["\n", "\t"] : ["\n"])
+            expectOutputWithinBudget(result.output, input: input.count, "\(name), \(format)")
+            if format == "summary" { summaries.append(result.output) }
+            if format == "text" {
+                let verdicts = result.output.split(separator: "\n").filter { $0.hasPrefix("  Verdict:") }
+                #expect(verdicts.count == 1, "\(name): \(verdicts)")
+            }
+        }
+        for summary in summaries {
+            #expect(summary.split(separator: "\n", omittingEmptySubsequences: false).count == 2)  // one line and its end
+            #expect(summary.split(separator: "\t").count == 5)
+        }
+    }
+
     @Test func summaryIsOneLinePerInputWhateverTheFieldsHold() throws {
         var paths: [String] = []
         for (index, text) in Self.hostileStrings.enumerated() {

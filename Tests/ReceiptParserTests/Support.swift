@@ -20,6 +20,10 @@ func fixture(_ name: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("receipts/\(name)")))
 }
 
+func hostileFixture(_ name: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("hostile/\(name)")))
+}
+
 func pki(_ name: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("pki/\(name)")))
 }
