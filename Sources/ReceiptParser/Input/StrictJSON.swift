@@ -67,7 +67,7 @@ public enum StrictJSON {
             switch bytes[position] {
             case UInt8(ascii: "{"): return try readObject(depth: depth + 1)
             case UInt8(ascii: "["): return try readArray(depth: depth + 1)
-            case UInt8(ascii: "\""): return .string(String(decoding: try readString(), as: UTF8.self))
+            case UInt8(ascii: "\""): return .string(try readStringValue())
             case UInt8(ascii: "t"): try readLiteral("true"); return .bool(true)
             case UInt8(ascii: "f"): try readLiteral("false"); return .bool(false)
             case UInt8(ascii: "n"): try readLiteral("null"); return .null
@@ -187,17 +187,32 @@ public enum StrictJSON {
             while !atEnd, isDigit(bytes[position]) { position += 1 }
         }
 
+        /// A string value. Printable ASCII without escapes (all of a base64 receipt) becomes a
+        /// String straight from the input, with one copy.
+        private mutating func readStringValue() throws(ReceiptError) -> String {
+            let start = position + 1
+            var end = start
+            while end < bytes.count, Self.isPlainASCII(bytes[end]) { end += 1 }
+            if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+                position = end + 1
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            }
+            return String(decoding: try readString(), as: UTF8.self)
+        }
+
+        /// Printable ASCII other than the quote and the backslash: copied as it is.
+        @inline(__always)
+        private static func isPlainASCII(_ byte: UInt8) -> Bool {
+            byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+        }
+
         /// A string's UTF-8 bytes with escapes undone; invalid UTF-8, control characters and
         /// lone surrogates are refused, so the bytes are always valid UTF-8.
         mutating func readString() throws(ReceiptError) -> [UInt8] {
             position += 1  // "
             // Fast path: printable ASCII up to the closing quote (all of a base64 receipt).
             let start = position
-            while position < bytes.count {
-                let byte = bytes[position]
-                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
-                position += 1
-            }
+            while position < bytes.count, Self.isPlainASCII(bytes[position]) { position += 1 }
             var output = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
             while true {
                 guard !atEnd else { throw invalid("the input ended inside a string") }
