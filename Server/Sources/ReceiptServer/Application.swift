@@ -44,7 +44,10 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
             service.log(outcome, route: "v1/receipts", logger: logger)
             return outcome
         }
-        guard let outcome else { return try TypedResponse.busy(service.gate) }
+        guard let outcome else {
+            logger.notice("request refused", metadata: ["route": "v1/receipts", "reason": "busy"])
+            return try TypedResponse.busy(service.gate)
+        }
         return try TypedResponse.response(for: outcome)
     }
 
