@@ -166,10 +166,17 @@ enum CreditedList {
         }
         let text = String(decoding: data, as: UTF8.self).trimming { $0.isBlank || $0.isLineBreak }
         if text.hasPrefix("[") {
-            guard let array = try? JSONDecoder().decode([Element].self, from: Data(text.utf8)) else {
+            // The strict reader, as for receipts, over the bytes as read (invalid UTF-8 is refused).
+            let value: StrictJSON.Value
+            do {
+                value = try StrictJSON.parse([UInt8](data))
+            } catch {
+                throw Problem(code: "invalidCreditedList", reason: "\(path) is not a JSON array: \(error.reason)")
+            }
+            guard case .array(let elements) = value else {
                 throw Problem(code: "invalidCreditedList", reason: "\(path) is not a JSON array")
             }
-            return Set(array.compactMap { $0.transactionID.map(ExactIdentifier.init) })
+            return Set(elements.compactMap(transactionID).map(ExactIdentifier.init))
         }
         return Set(text.split(whereSeparator: \.isNewline)
             .map { $0.trimming(\.isBlank) }
@@ -177,24 +184,12 @@ enum CreditedList {
             .map(ExactIdentifier.init))
     }
 
-    /// One member of a JSON list: a transaction id as a string or a number. Anything else
-    /// (null, a boolean, an array or object) is skipped rather than failing the whole list.
-    private struct Element: Decodable {
-        let transactionID: String?
-
-        init(from decoder: any Decoder) throws {
-            let value = try decoder.singleValueContainer()
-            if let text = try? value.decode(String.self) {
-                transactionID = text
-            } else if let number = try? value.decode(Int64.self) {
-                transactionID = String(number)
-            } else if let number = try? value.decode(UInt64.self) {
-                transactionID = String(number)
-            } else if let number = try? value.decode(Double.self) {
-                transactionID = String(number)
-            } else {
-                transactionID = nil
-            }
+    /// One member of a JSON list: a transaction id as a string or a number (as written). Anything
+    /// else (null, a boolean, an array or object) is skipped rather than failing the whole list.
+    private static func transactionID(_ element: StrictJSON.Value) -> String? {
+        switch element {
+        case .string(let text), .number(let text): return text
+        default: return nil
         }
     }
 }

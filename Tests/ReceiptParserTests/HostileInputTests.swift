@@ -72,7 +72,7 @@ struct HostileInputTests {
         #expect(errorCode { try ReceiptInput.receiptBytes(from: Array("QUJD".utf8)) } == .notPKCS7)  // "ABC"
         #expect(errorCode { try ReceiptInput.receiptBytes(from: [0x00, 0xFF, 0x10]) } == .notPKCS7)
         #expect(errorCode { try ReceiptInput.receiptBytes(from: Array("   \n".utf8)) } == .notPKCS7)
-        #expect(errorCode { try ReceiptInput.receiptBytes(from: Array("{\"password\": \"x\"}".utf8)) } == .notPKCS7)
+        #expect(errorCode { try ReceiptInput.receiptBytes(from: Array("{\"password\": \"x\"}".utf8)) } == .invalidJSON)
         #expect(errorCode { try ReceiptInput.receiptBytes(from: Array("{\"receipt-data\": \"%%%\"}".utf8)) } == .notBase64)
         let legacyText = Array("{\n\t\"signature\" = \"AA==\";\n\t\"purchase-info\" = \"AA==\";\n}".utf8)
         #expect(errorCode { try ReceiptInput.receiptBytes(from: legacyText) } == .legacyTransactionReceipt)

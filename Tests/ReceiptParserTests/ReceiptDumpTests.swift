@@ -122,4 +122,48 @@ struct ReceiptDumpTests {
         #expect(try run("--root", "pki/test-root.der", "--at", "2025-03-01T00:00:00Z", "receipts/no-creation-date.receipt").status == 0)
         #expect(try run("--root", "pki/test-root.der", "--at", "2026-06-01T00:00:00Z", "receipts/sample.receipt").status == 1)
     }
+
+    @Test func requestBodiesWithDuplicateKeysAreUnreadable() throws {
+        let base64 = try VerifyReceiptRequestTests.sampleBase64()
+        let duplicate = "{\"receipt-data\":\"\(base64)\",\"receipt-data\":\"MIIB\"}"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("duplicate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("duplicate.json")
+        try Data(duplicate.utf8).write(to: file)
+        let lines = folder.appendingPathComponent("bodies.jsonl")
+        try Data("{\"receipt-data\":\"\(base64)\"}\n\(duplicate)\n".utf8).write(to: lines)
+
+        let fromFile = try run("--root", "pki/test-root.der", file.path)
+        #expect(fromFile.status == 2)
+        #expect(fromFile.output.contains("UNREADABLE (duplicateKey)"))
+        #expect(fromFile.output.contains("\"receipt-data\""))
+        let fromInput = try run(["--root", "pki/test-root.der", "-"], input: Array(duplicate.utf8))
+        #expect(fromInput.status == 2)
+        #expect(fromInput.output.contains("UNREADABLE (duplicateKey)"))
+        let batch = try run("--format", "summary", "--root", "pki/test-root.der", "--jsonl", lines.path)
+        #expect(batch.status == 2)
+        let outcomes = batch.output.split(separator: "\n")
+        #expect(outcomes.count == 2)
+        #expect(outcomes.first?.contains("\tverified\t") == true)
+        #expect(outcomes.last?.contains("duplicateKey") == true)
+        // The same body once, and a malformed one: read as before / unreadable.
+        let single = folder.appendingPathComponent("single.json")
+        try Data("{\"receipt-data\":\"\(base64)\"}".utf8).write(to: single)
+        #expect(try run("--root", "pki/test-root.der", single.path).status == 0)
+        try Data("{\"receipt-data\":\"\(base64)\"".utf8).write(to: single)
+        #expect(try run("--root", "pki/test-root.der", single.path).output.contains("UNREADABLE (invalidJSON)"))
+
+        // --credited: a malformed JSON array is a usage error; a valid one is read strictly.
+        let credited = folder.appendingPathComponent("credited.json")
+        for malformed in ["[\"2000000000000002\",]", "[{\"a\": 1, \"a\": 2}]", "[\"2000000000000002\"] x", "[" + String(repeating: "[", count: 40)] {
+            try Data(malformed.utf8).write(to: credited)
+            let result = try run("--root", "pki/test-root.der", "--credited", credited.path, "receipts/sample.receipt")
+            #expect(result.status == 64, "\(malformed)")
+        }
+        try Data("[\"2000000000000002\", 2000000000000003, null, {\"x\": 1}]".utf8).write(to: credited)
+        let reconciled = try run("--root", "pki/test-root.der", "--credited", credited.path, "receipts/sample.receipt")
+        #expect(reconciled.status == 0)
+        #expect(reconciled.output.contains("Not yet credited (1): 2000000000000001"))
+    }
 }

@@ -18,7 +18,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case pipeline
     /// `ReceiptPayloadDecoder.decode` alone.
     case payload
-    /// `ReceiptInput.receiptBytes(from:)` (raw / base64 / request body), then the container.
+    /// `ReceiptInput.receiptBytes(from:)` (raw / base64 / request body), then the container;
+    /// and the strict JSON reader, whose values must read back equal from their rendering.
     case input
 }
 
@@ -67,12 +68,32 @@ public struct FuzzHarness: Sendable {
         case .payload:
             return outcome { () throws(ReceiptError) in try exercise(ReceiptPayloadDecoder.decode(bytes)) }
         case .input:
+            Self.exerciseStrictJSON(bytes)
             var receiptBytes: [UInt8]?
             let read = outcome { () throws(ReceiptError) in receiptBytes = try ReceiptInput.receiptBytes(from: bytes) }
+            // Every reader of request bodies must find the same receipt (or refuse the body).
+            if let request = try? VerifyReceiptRequest.parse(bytes), let receiptBytes, receiptBytes != request.receiptData {
+                fatalError("ReceiptInput and VerifyReceiptRequest read different receipts from one body")
+            }
             let parsed = receiptBytes.map { receiptBytes in
                 outcome { () throws(ReceiptError) in _ = try ReceiptContainer.parse(receiptBytes) }
             } ?? "-"
             return "\(read)/\(parsed)"
+        }
+    }
+
+    /// A value the strict reader accepts renders to text it reads back to the same value, and
+    /// the rendering is stable.
+    private static func exerciseStrictJSON(_ bytes: [UInt8]) {
+        guard let value = try? StrictJSON.parse(bytes) else { return }
+        let text = value.rendered()
+        do throws(ReceiptError) {
+            let again = try StrictJSON.parse(Array(text.utf8))
+            guard again == value, again.rendered() == text else {
+                fatalError("a JSON value changes when rendered and read again: \(text.prefix(200))")
+            }
+        } catch {
+            fatalError("the rendering of a JSON value is refused (\(error)): \(text.prefix(200))")
         }
     }
 

@@ -12,6 +12,11 @@ import ReceiptParser
 /// - `POST /v1/receipts`: a raw, base64 or request-body receipt → the full typed JSON.
 /// - `GET /health` → `{"status":"ok"}`.
 /// - `GET /` and `POST /`: a page where support staff paste a base64 receipt.
+///
+/// Verification runs under a ``VerificationGate``: off the event loops, at most
+/// ``ServerConfiguration/maximumConcurrentVerifications`` at once; a request that waits longer
+/// than ``ServerConfiguration/verificationTimeoutSeconds`` for its turn gets 503 with status
+/// 21005. `/health` does not wait.
 public func buildApplication(_ configuration: ServerConfiguration, logger: Logger) -> some ApplicationProtocol {
     let service = ReceiptService(configuration: configuration)
     let router = Router()
@@ -24,13 +29,25 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
 
     router.post("verifyReceipt") { request, context in
         let body = try await readBody(request, limit: configuration.maximumBodySize)
-        return json(service.verifyReceipt(body: body, logger: context.logger))
+        let logger = context.logger
+        guard let answer = await service.gated(body, { service.verifyReceipt(body: body, logger: logger) }) else {
+            throw ServerError.busy(service.gate)
+        }
+        return json(answer)
     }
 
     router.post("v1/receipts") { request, context in
         let body = try await readBody(request, limit: configuration.maximumBodySize)
-        let outcome = service.verify(body)
-        service.log(outcome, route: "v1/receipts", logger: context.logger)
+        let logger = context.logger
+        let outcome = await service.gated(body) {
+            let outcome = service.verify(body)
+            service.log(outcome, route: "v1/receipts", logger: logger)
+            return outcome
+        }
+        guard let outcome else {
+            logger.notice("request refused", metadata: ["route": "v1/receipts", "reason": "busy"])
+            return try TypedResponse.busy(service.gate)
+        }
         return try TypedResponse.response(for: outcome)
     }
 
@@ -41,8 +58,13 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     router.post("/") { request, context in
         let body = try await readBody(request, limit: configuration.maximumBodySize)
         let pasted = SupportPage.formValue(named: "receipt", in: body) ?? ""
-        let outcome = service.verify(Array(pasted.utf8))
-        service.log(outcome, route: "page", logger: context.logger)
+        let logger = context.logger
+        let outcome = await service.gated(body) {
+            let outcome = service.verify(Array(pasted.utf8))
+            service.log(outcome, route: "page", logger: logger)
+            return outcome
+        }
+        guard let outcome else { throw ServerError.busy(service.gate) }
         return html(SupportPage.render(outcome: outcome, input: pasted))
     }
 
@@ -54,6 +76,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
             serverName: "receipt-server",
             availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)
         ),
+        services: [VerificationGateService(gate: service.gate)],
         logger: logger
     )
 }
@@ -64,9 +87,9 @@ private func readBody(_ request: Request, limit: Int) async throws -> [UInt8] {
         let buffer = try await request.body.collect(upTo: limit)
         return Array(buffer.readableBytesView)
     } catch is NIOTooManyBytesError {
-        throw ServerError(status: .contentTooLarge, receiptStatus: .malformed, message: "request body larger than \(limit) bytes")
+        throw ServerError(status: .contentTooLarge, receiptStatus: VerifyReceiptResponse.Status.malformed.rawValue, message: "request body larger than \(limit) bytes")
     } catch let error as HTTPError where error.status == .contentTooLarge {
-        throw ServerError(status: .contentTooLarge, receiptStatus: .malformed, message: "request body larger than \(limit) bytes")
+        throw ServerError(status: .contentTooLarge, receiptStatus: VerifyReceiptResponse.Status.malformed.rawValue, message: "request body larger than \(limit) bytes")
     }
 }
 
@@ -83,8 +106,14 @@ func html(_ text: String) -> Response {
 /// A failure answered as JSON with a verifyReceipt status, never as an HTML error page.
 struct ServerError: Error {
     let status: HTTPResponse.Status
-    let receiptStatus: VerifyReceiptResponse.Status
+    let receiptStatus: Int64
     let message: String
+
+    /// No verification slot freed up within the time budget: 503 and 21005, try again.
+    static func busy(_ gate: VerificationGate) -> ServerError {
+        ServerError(status: .serviceUnavailable, receiptStatus: ReceiptService.busyStatus,
+                    message: "the server is busy: no verification slot freed up within \(gate.timeout); try again")
+    }
 }
 
 /// Turns every error, ours or the framework's (unknown route, wrong method), into JSON.
@@ -94,8 +123,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as ServerError {
             context.logger.notice("request refused", metadata: ["reason": .string(error.message)])
-            return json(.object([("status", .number(error.receiptStatus.rawValue)), ("error", .string(error.message))]),
-                        status: error.status)
+            var response = json(.object([("status", .number(error.receiptStatus)), ("error", .string(error.message))]),
+                                status: error.status)
+            if error.status == .serviceUnavailable { response.headers[.retryAfter] = "1" }
+            return response
         } catch let error as HTTPError {
             return json(.object([("status", .number(VerifyReceiptResponse.Status.malformed.rawValue)),
                                  ("error", .string(error.body ?? "\(error.status)"))]),

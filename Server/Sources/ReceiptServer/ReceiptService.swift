@@ -1,4 +1,3 @@
-import Foundation
 import Logging
 import ReceiptParser
 
@@ -6,9 +5,30 @@ import ReceiptParser
 /// and shape the answer.
 struct ReceiptService: Sendable {
     let configuration: ServerConfiguration
+    /// Where verifications run: off the event loops, a bounded number at once.
+    let gate: VerificationGate
+
+    init(configuration: ServerConfiguration) {
+        self.configuration = configuration
+        gate = VerificationGate(limit: configuration.maximumConcurrentVerifications,
+                                timeout: .milliseconds(Int64(configuration.verificationTimeoutSeconds * 1000)))
+    }
+
+    /// verifyReceipt's status for "the receipt server was temporarily unable to provide the
+    /// receipt", answered when no verification slot frees up within the time budget.
+    static let busyStatus: Int64 = 21005
+
+    /// `work` (which reads `body`) run under the verification gate; nil when no slot freed up
+    /// within the time budget.
+    func gated<Result: Sendable>(_ body: [UInt8], _ work: @escaping @Sendable () -> Result) async -> Result? {
+        await gate.run { [configuration] in
+            configuration.beforeVerification?(body)
+            return work()
+        }
+    }
 
     /// A receipt's fate on this server.
-    enum Outcome {
+    enum Outcome: Sendable {
         /// Verified, and from an accepted app.
         case accepted(VerifiedReceipt)
         /// Genuine, but from an app this server does not serve.
@@ -29,16 +49,17 @@ struct ReceiptService: Sendable {
         }
     }
 
-    /// `POST /verifyReceipt`: Apple's request body in, Apple's response format out.
+    /// `POST /verifyReceipt`: Apple's request body in, Apple's response format out. A body that
+    /// is not a request (malformed JSON, duplicate keys, no `receipt-data`) gets 21002.
     func verifyReceipt(body: [UInt8], logger: Logger) -> JSONValue {
-        guard let request = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-              let receiptData = request["receipt-data"] as? String
-        else {
-            logger.notice("receipt rejected", metadata: ["route": "verifyReceipt", "code": "badRequest",
-                                                         "reason": "no receipt-data string in the body"])
-            return Self.status(.malformed)
+        let request: VerifyReceiptRequest
+        do {
+            request = try VerifyReceiptRequest.parse(body)
+        } catch {
+            log(.rejected(error), route: "verifyReceipt", logger: logger)
+            return VerifyReceiptResponse.make(for: .failure(error))
         }
-        let outcome = verify(Array(receiptData.utf8))
+        let outcome = verify(request.receiptData)
         log(outcome, route: "verifyReceipt", logger: logger)
         switch outcome {
         case .rejected(let error):
@@ -46,7 +67,7 @@ struct ReceiptService: Sendable {
         case .bundleNotAccepted:
             return Self.status(.notAuthenticated)
         case .accepted(var verified):
-            if (request["exclude-old-transactions"] as? Bool) == true {
+            if request.excludeOldTransactions {
                 var receipt = verified.receipt
                 receipt.inAppPurchases = Self.excludingOldTransactions(receipt)
                 verified = VerifiedReceipt(receipt: receipt, verification: verified.verification)

@@ -1,3 +1,4 @@
+import Foundation
 import ReceiptParser
 
 /// Everything receipt-server is configured with. One value, made at start-up, shared by all
@@ -21,12 +22,29 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeoutSeconds: Int64
     /// The most connections served at once; more wait in the listen backlog.
     public var maximumConnections: Int
+    /// The most verifications (body parse, verification, decoding) run at once, each on a
+    /// thread of its own off the event loops. Twice the processors by default: every core can
+    /// be busy with an expensive body while as many slots remain for ordinary receipts, which
+    /// take about a millisecond each.
+    public var maximumConcurrentVerifications: Int
+    /// Seconds a request may wait for a verification slot; one that waits longer is answered
+    /// 503 with status 21005 ("temporarily unable"), which clients of Apple's service retry.
+    public var verificationTimeoutSeconds: Double
+    /// Tests only: runs in the verification slot before each verification, to make bodies
+    /// expensive on demand.
+    var beforeVerification: (@Sendable (_ body: [UInt8]) -> Void)?
+
+    /// The default ``maximumConcurrentVerifications``: twice the active processors.
+    public static var defaultMaximumConcurrentVerifications: Int { 2 * ProcessInfo.processInfo.activeProcessorCount }
 
     /// Defaults: 127.0.0.1:8080, App Store rules anchored at Apple Inc. Root, any bundle, any
-    /// environment, 4 MiB bodies, 30 s idle timeout, 512 connections.
+    /// environment, 4 MiB bodies, 30 s idle timeout, 512 connections, twice the processors'
+    /// count of verifications at once, each request waiting at most 2 s for one.
     public init(host: String = "127.0.0.1", port: Int = 8080, verifier: ReceiptVerifier = ReceiptVerifier(),
                 acceptedBundleIDs: Set<ExactIdentifier> = [], expectedEnvironment: Environment? = nil,
-                maximumBodySize: Int = 4 << 20, idleTimeoutSeconds: Int64 = 30, maximumConnections: Int = 512) {
+                maximumBodySize: Int = 4 << 20, idleTimeoutSeconds: Int64 = 30, maximumConnections: Int = 512,
+                maximumConcurrentVerifications: Int = ServerConfiguration.defaultMaximumConcurrentVerifications,
+                verificationTimeoutSeconds: Double = 2) {
         self.host = host
         self.port = port
         self.verifier = verifier
@@ -35,6 +53,8 @@ public struct ServerConfiguration: Sendable {
         self.maximumBodySize = maximumBodySize
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maximumConnections = maximumConnections
+        self.maximumConcurrentVerifications = maximumConcurrentVerifications
+        self.verificationTimeoutSeconds = verificationTimeoutSeconds
     }
 
     /// Whether receipts of this app are served: any when ``acceptedBundleIDs`` is empty, else

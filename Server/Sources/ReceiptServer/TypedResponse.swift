@@ -36,10 +36,26 @@ enum TypedResponse {
             let receiptStatus = VerifyReceiptResponse.Status(error)
             let failure = Failure(verdict: receiptStatus == .malformed ? "unreadable" : "not verified",
                                   status: receiptStatus.rawValue, error: ["code": error.code.name, "reason": error.reason])
-            (status, data) = (.unprocessableContent, try encoder.encode(failure))
+            (status, data) = (httpStatus(for: error), try encoder.encode(failure))
         }
         let text = JSONValue.escapingInvisibleCharacters(in: String(decoding: data, as: UTF8.self))
         return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
                         body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// 400 for a body that is not a request at all (malformed JSON, duplicate keys): the
+    /// client's mistake, not a receipt's. 422 for every other receipt that cannot be used.
+    static func httpStatus(for error: ReceiptError) -> HTTPResponse.Status {
+        error.code == .invalidJSON || error.code == .duplicateKey ? .badRequest : .unprocessableContent
+    }
+
+    /// 503 with status 21005 when no verification slot freed up in time; `Retry-After: 1`.
+    static func busy(_ gate: VerificationGate) throws -> Response {
+        let failure = Failure(verdict: "unavailable", status: ReceiptService.busyStatus,
+                              error: ["code": "busy", "reason": ServerError.busy(gate).message])
+        let data = try JSONEncoder().encode(failure)
+        return Response(status: .serviceUnavailable,
+                        headers: [.contentType: "application/json; charset=utf-8", .retryAfter: "1"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -15,8 +15,9 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         abstract: "A verifyReceipt-compatible server that verifies App Store receipts locally.",
         discussion: """
         Routes: POST /verifyReceipt (Apple's request and response format), POST /v1/receipts (the typed \
-        JSON), GET /health, and GET / (a page for support staff). Every option may also be set with \
-        the environment variable named in its help.
+        JSON), GET /health, and GET / (a page for support staff). Verifications run a bounded number \
+        at once; a request that cannot start within --verification-timeout gets 503 with status 21005. \
+        Every option may also be set with the environment variable named in its help.
         """
     )
 
@@ -44,6 +45,13 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle connection is closed (RECEIPT_SERVER_IDLE_TIMEOUT).")
     var idleTimeout: Int64 = fromEnvironment("IDLE_TIMEOUT").flatMap { Int64($0) } ?? 30
 
+    @Option(name: .customLong("max-concurrent-verifications"), help: ArgumentHelp("Verifications run at once, off the event loops (RECEIPT_SERVER_MAX_CONCURRENT_VERIFICATIONS). Default: twice the processors.", valueName: "N"))
+    var maximumConcurrentVerifications: Int = fromEnvironment("MAX_CONCURRENT_VERIFICATIONS").flatMap(Int.init)
+        ?? ServerConfiguration.defaultMaximumConcurrentVerifications
+
+    @Option(name: .customLong("verification-timeout"), help: ArgumentHelp("Seconds a request may wait for a verification slot before it gets 503 with status 21005 (RECEIPT_SERVER_VERIFICATION_TIMEOUT).", valueName: "SECONDS"))
+    var verificationTimeout: Double = fromEnvironment("VERIFICATION_TIMEOUT").flatMap(Double.init) ?? 2
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (RECEIPT_SERVER_LOG_LEVEL).")
     var logLevel: String = fromEnvironment("LOG_LEVEL") ?? "info"
 
@@ -54,6 +62,10 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level '\(logLevel)'.") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be 0...65535.") }
+        if maximumConcurrentVerifications < 1 { throw ValidationError("--max-concurrent-verifications must be at least 1.") }
+        if !(verificationTimeout > 0 && verificationTimeout <= 3600) {
+            throw ValidationError("--verification-timeout must be more than 0 and at most 3600 seconds.")
+        }
     }
 
     func run() async throws {
@@ -76,7 +88,8 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         let configuration = ServerConfiguration(
             host: host, port: port, verifier: verifier, acceptedBundleIDs: Set(bundleIDs.map(ExactIdentifier.init)),
             expectedEnvironment: environment.map { $0 == "production" ? .production : .sandbox },
-            maximumBodySize: maximumBodySize, idleTimeoutSeconds: idleTimeout)
+            maximumBodySize: maximumBodySize, idleTimeoutSeconds: idleTimeout,
+            maximumConcurrentVerifications: maximumConcurrentVerifications, verificationTimeoutSeconds: verificationTimeout)
         try await buildApplication(configuration, logger: logger).runService()
     }
 

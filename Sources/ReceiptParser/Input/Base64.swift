@@ -17,44 +17,57 @@ enum Base64 {
 
     /// The decoded bytes, or nil when `text` is not base64.
     static func decode<C: Collection<UInt8>>(_ text: C) -> [UInt8]? {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.count / 4 * 3)
-        var accumulator: UInt32 = 0
-        var count = 0
-        var padding = 0
-        for byte in text {
-            if isWhitespace(byte) { continue }
-            if byte == UInt8(ascii: "=") {
-                padding += 1
-                guard padding <= 2 else { return nil }
-                continue
+        // Contiguous bytes (arrays, native strings' UTF-8) are read in place: a generic
+        // element-by-element loop cost 12 to 50 ns a byte, 50 to 200 ms for a 4 MB body.
+        if let decoded = text.withContiguousStorageIfAvailable(decode(buffer:)) { return decoded }
+        return Array(text).withUnsafeBufferPointer(decode(buffer:))
+    }
+
+    private static func decode(buffer text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        table.withUnsafeBufferPointer { table in
+            var valid = true
+            let output = [UInt8](unsafeUninitializedCapacity: text.count / 4 * 3 + 3) { output, initialized in
+                var written = 0
+                var accumulator: UInt32 = 0
+                var count = 0
+                var padding = 0
+                for byte in text {
+                    if isWhitespace(byte) { continue }
+                    if byte == UInt8(ascii: "=") {
+                        padding += 1
+                        guard padding <= 2 else { valid = false; break }
+                        continue
+                    }
+                    let value = table[Int(byte)]
+                    // Data after padding, or outside the alphabet.
+                    guard padding == 0, value >= 0 else { valid = false; break }
+                    accumulator = accumulator << 6 | UInt32(value)
+                    count += 1
+                    if count == 4 {
+                        output[written] = UInt8(truncatingIfNeeded: accumulator >> 16)
+                        output[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 8)
+                        output[written + 2] = UInt8(truncatingIfNeeded: accumulator)
+                        written += 3
+                        accumulator = 0
+                        count = 0
+                    }
+                }
+                if valid {
+                    switch (count, padding) {
+                    case (0, 0): break
+                    case (2, 0), (2, 2):
+                        output[written] = UInt8(truncatingIfNeeded: accumulator >> 4)
+                        written += 1
+                    case (3, 0), (3, 1):
+                        output[written] = UInt8(truncatingIfNeeded: accumulator >> 10)
+                        output[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
+                        written += 2
+                    default: valid = false
+                    }
+                }
+                initialized = valid ? written : 0
             }
-            guard padding == 0 else { return nil }  // data after padding
-            let value = table[Int(byte)]
-            guard value >= 0 else { return nil }
-            accumulator = accumulator << 6 | UInt32(value)
-            count += 1
-            if count == 4 {
-                output.append(UInt8(truncatingIfNeeded: accumulator >> 16))
-                output.append(UInt8(truncatingIfNeeded: accumulator >> 8))
-                output.append(UInt8(truncatingIfNeeded: accumulator))
-                accumulator = 0
-                count = 0
-            }
+            return valid ? output : nil
         }
-        switch count {
-        case 0:
-            guard padding == 0 else { return nil }
-        case 2:
-            guard padding == 0 || padding == 2 else { return nil }
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 4))
-        case 3:
-            guard padding == 0 || padding == 1 else { return nil }
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 10))
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 2))
-        default:
-            return nil
-        }
-        return output
     }
 }

@@ -1,13 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Turns what a caller has (a receipt file, base64 from a log, a verifyReceipt request body)
 /// into the receipt's binary PKCS #7 bytes.
 public enum ReceiptInput {
-    /// Recognises raw DER/BER, base64 (wrapped or not) and `{"receipt-data": "..."}` bodies.
+    /// Recognises raw DER/BER, base64 (wrapped or not) and `{"receipt-data": "..."}` bodies
+    /// (read by ``VerifyReceiptRequest/parse(_:)``, so a body with two `receipt-data` members
+    /// is refused with ``ReceiptError/Code/duplicateKey``, and malformed JSON with
+    /// ``ReceiptError/Code/invalidJSON``).
     ///
     /// Throws ``ReceiptError/Code/legacyTransactionReceipt`` for an iOS 6 style transaction
     /// receipt, ``ReceiptError/Code/notBase64`` for text that is not base64, and
@@ -21,12 +18,13 @@ public enum ReceiptInput {
         guard let first = input.firstIndex(where: { !Base64.isWhitespace($0) }) else {
             throw ReceiptError(.notPKCS7, "the input is empty")
         }
+        if input[first] == UInt8(ascii: "{") {
+            // The legacy text dictionary also starts with "{"; it is not JSON.
+            if isLegacyTransactionReceipt(input) { throw legacyError }
+            return try VerifyReceiptRequest.parse(input).receiptData
+        }
         guard input.allSatisfy({ Base64.isWhitespace($0) || (0x20..<0x7F).contains($0) }) else {
             throw ReceiptError(.notPKCS7, "binary input that is not PKCS #7 (first byte 0x\(String(input[0], radix: 16)))")
-        }
-        if input[first] == UInt8(ascii: "{") {
-            if isLegacyTransactionReceipt(input) { throw legacyError }
-            return try receiptBytes(fromRequestBody: input)
         }
         guard let decoded = Base64.decode(input[first...]) else {
             throw ReceiptError(.notBase64, "text input that is not base64")
@@ -36,40 +34,17 @@ public enum ReceiptInput {
         throw ReceiptError(.notPKCS7, "the base64 decodes to \(decoded.count) bytes that are not PKCS #7")
     }
 
-    private static let legacyError = ReceiptError(
+    static let legacyError = ReceiptError(
         .legacyTransactionReceipt,
         "an iOS 6 style transaction receipt (a text dictionary with \"signature\" and \"purchase-info\"), not an app receipt; only Apple's verifyReceipt service could check it"
     )
 
     /// iOS 6 transaction receipts are NeXTSTEP-style text: `{ "signature" = "..."; "purchase-info" = "..."; }`.
-    private static func isLegacyTransactionReceipt(_ bytes: [UInt8]) -> Bool {
+    static func isLegacyTransactionReceipt(_ bytes: [UInt8]) -> Bool {
         guard let first = bytes.firstIndex(where: { !Base64.isWhitespace($0) }), bytes[first] == UInt8(ascii: "{") else {
             return false
         }
         return bytes.firstRange(of: Array("\"purchase-info\"".utf8)) != nil
             && bytes.firstRange(of: Array("\"signature\"".utf8)) != nil
-    }
-
-    private struct RequestBody: Decodable {
-        let receiptData: String
-        enum CodingKeys: String, CodingKey { case receiptData = "receipt-data" }
-    }
-
-    private static func receiptBytes(fromRequestBody body: [UInt8]) throws(ReceiptError) -> [UInt8] {
-        let request: RequestBody
-        do {
-            request = try JSONDecoder().decode(RequestBody.self, from: Data(body))
-        } catch {
-            throw ReceiptError(.notPKCS7, "JSON input without a \"receipt-data\" string")
-        }
-        // JSON writers may escape "/" as "\/"; JSONDecoder has already undone that.
-        guard let decoded = Base64.decode(request.receiptData.utf8) else {
-            throw ReceiptError(.notBase64, "\"receipt-data\" is not base64")
-        }
-        guard decoded.first == ASN1Tag.sequence else {
-            if isLegacyTransactionReceipt(decoded) { throw legacyError }
-            throw ReceiptError(.notPKCS7, "\"receipt-data\" decodes to bytes that are not PKCS #7")
-        }
-        return decoded
     }
 }

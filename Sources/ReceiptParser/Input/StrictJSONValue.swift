@@ -1,0 +1,86 @@
+extension StrictJSON {
+    /// A JSON value as ``StrictJSON/parse(_:)`` read it: object members in the order written,
+    /// numbers as their text (so no precision is lost or invented).
+    public indirect enum Value: Sendable, Equatable {
+        /// An object's members, in order; keys are unique.
+        case object([(key: String, value: Value)])
+        /// An array's elements.
+        case array([Value])
+        /// A string, escapes undone.
+        case string(String)
+        /// A number's text as written, such as `-12.5e3`; it matches RFC 8259's grammar.
+        case number(String)
+        /// `true` or `false`.
+        case bool(Bool)
+        /// `null`.
+        case null
+
+        /// The member named `key` of an object (keys compared byte for byte); nil for other values.
+        public subscript(key: String) -> Value? {
+            guard case .object(let members) = self else { return nil }
+            return members.first { $0.key.utf8.elementsEqual(key.utf8) }?.value
+        }
+
+        /// Equal when of the same kind with equal contents: member order counts, strings and
+        /// keys compare byte for byte, numbers by their text.
+        public static func == (lhs: Value, rhs: Value) -> Bool {
+            switch (lhs, rhs) {
+            case (.object(let left), .object(let right)):
+                return left.count == right.count && zip(left, right).allSatisfy { $0.key.utf8.elementsEqual($1.key.utf8) && $0.value == $1.value }
+            case (.array(let left), .array(let right)): return left == right
+            case (.string(let left), .string(let right)): return left.utf8.elementsEqual(right.utf8)
+            case (.number(let left), .number(let right)): return left == right
+            case (.bool(let left), .bool(let right)): return left == right
+            case (.null, .null): return true
+            default: return false
+            }
+        }
+
+        /// Compact JSON text that ``StrictJSON/parse(_:)`` reads back to an equal value.
+        public func rendered() -> String {
+            var text = ""
+            write(to: &text)
+            return text
+        }
+
+        private func write(to text: inout String) {
+            switch self {
+            case .object(let members):
+                text += "{"
+                for (index, member) in members.enumerated() {
+                    if index > 0 { text += "," }
+                    Self.write(member.key, to: &text)
+                    text += ":"
+                    member.value.write(to: &text)
+                }
+                text += "}"
+            case .array(let elements):
+                text += "["
+                for (index, element) in elements.enumerated() {
+                    if index > 0 { text += "," }
+                    element.write(to: &text)
+                }
+                text += "]"
+            case .string(let value): Self.write(value, to: &text)
+            case .number(let value): text += value
+            case .bool(let value): text += value ? "true" : "false"
+            case .null: text += "null"
+            }
+        }
+
+        private static func write(_ string: String, to text: inout String) {
+            text += "\""
+            for scalar in string.unicodeScalars {
+                switch scalar {
+                case "\"": text += "\\\""
+                case "\\": text += "\\\\"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+            text += "\""
+        }
+    }
+}
