@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .library(name: "ReceiptParser", targets: ["ReceiptParser"]),
         .executable(name: "receipt-dump", targets: ["receipt-dump"]),
+        // receipt-dump's reports (what one input gave, and its text, asn1, summary and JSON
+        // renderings), a product so the fuzz package can render with them; not a supported API.
+        .library(name: "ReceiptReports", targets: ["ReceiptReports"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -21,19 +24,21 @@ let package = Package(
         // The thin C layer: certificate parsing, digests and signature checks. No policy.
         .target(name: "CReceiptCrypto", dependencies: ["COpenSSL"]),
         .target(name: "ReceiptParser", dependencies: ["CReceiptCrypto"]),
+        .target(name: "ReceiptReports", dependencies: ["ReceiptParser"]),
         // receipt-dump's worker threads, started on their own processors (GNU calls Swift cannot see).
         .target(name: "CDumpThreads"),
         .executableTarget(
             name: "receipt-dump",
             dependencies: [
                 "ReceiptParser",
+                "ReceiptReports",
                 "CDumpThreads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "ReceiptParserTests",
-            dependencies: ["ReceiptParser"],
+            dependencies: ["ReceiptParser", "ReceiptReports"],
             exclude: ["Golden"]
         ),
     ]

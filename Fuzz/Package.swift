@@ -12,12 +12,16 @@ let package = Package(
         // What each target does with one input. The unit tests compile the same file
         // (Tests/ReceiptParserTests/FuzzHarness.swift is a symlink to it) to replay
         // Fuzz/regressions through exactly these code paths.
-        .target(name: "FuzzHarness", dependencies: [.product(name: "ReceiptParser", package: "ReceiptParser")]),
+        .target(name: "FuzzHarness", dependencies: [
+            .product(name: "ReceiptParser", package: "ReceiptParser"),
+            .product(name: "ReceiptReports", package: "ReceiptParser"),
+        ]),
         // libFuzzer's driver and the code every target shares.
         .target(name: "CFuzzDriver"),
         .target(name: "FuzzEntry", dependencies: ["CFuzzDriver", "FuzzHarness"]),
         .executableTarget(name: "fuzz-pipeline", dependencies: ["FuzzEntry"]),
         .executableTarget(name: "fuzz-payload", dependencies: ["FuzzEntry"]),
         .executableTarget(name: "fuzz-input", dependencies: ["FuzzEntry"]),
+        .executableTarget(name: "fuzz-render", dependencies: ["FuzzEntry"]),
     ]
 )

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
-targets=(${FUZZ_TARGETS:-pipeline payload input})
+targets=(${FUZZ_TARGETS:-pipeline payload input render})
 per_target=$(( seconds / ${#targets[@]} ))
 (( per_target >= 1 )) || per_target=1
 shared=../shared/corpus/real
@@ -73,6 +73,7 @@ seed_dirs() {
     payload) echo "$seeds/payload" ;;
     input) echo "$seeds/input TestReceipts/receipts" ;;
     pipeline) echo "TestReceipts/receipts" ;;
+    render) echo "TestReceipts/receipts TestReceipts/hostile" ;;
   esac
   case $target in
     pipeline|input) [ -d "$shared" ] && echo "$shared" ;;

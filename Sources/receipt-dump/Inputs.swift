@@ -11,6 +11,7 @@ import Musl
 import Darwin
 #endif
 import ReceiptParser
+import ReceiptReports
 
 /// One receipt to look at: where it came from, and how to get its bytes. Files are read, and
 /// the names of listed files made, when the receipt is processed, on whichever core processes

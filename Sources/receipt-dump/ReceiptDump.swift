@@ -12,6 +12,7 @@ import Musl
 import Darwin
 #endif
 import ReceiptParser
+import ReceiptReports
 
 @main
 struct ReceiptDump: ParsableCommand {
@@ -33,9 +34,7 @@ struct ReceiptDump: ParsableCommand {
         """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json, verifyreceipt, asn1, summary
-    }
+    typealias Format = ReportFormat
 
     enum ExpectedEnvironment: String, ExpressibleByArgument, CaseIterable {
         case production, sandbox
@@ -139,7 +138,7 @@ struct ReceiptDump: ParsableCommand {
         // Each receipt is read, verified, decoded and rendered on the core that takes it; the
         // main thread keeps only the text and what the totals need.
         let outcomes = Workers.map(sources) { source in
-            let outcome = Outcome(DumpResult.make(source, settings: settings), renderer)
+            let outcome = Outcome(DumpResult.make(name: source.name, loaded: source.load(name: source.name), settings: settings), renderer)
             progress.advance()
             return outcome
         }

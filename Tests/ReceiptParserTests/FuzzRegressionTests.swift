@@ -54,4 +54,25 @@ struct FuzzRegressionTests {
         let bytes = [UInt8](try Data(contentsOf: item.url))
         #expect(harness.run(item.target, bytes) == item.expected)
     }
+
+    /// The render target's rules (display text, one summary line, the size budget, JSON that
+    /// parses) over every generated fixture, hostile ones included; a broken rule stops the
+    /// process (fatalError), as in the fuzzer. The outcome is receipt-dump's exit status.
+    @Test func theRenderTargetKeepsItsRulesOverEveryFixture() throws {
+        let harness = try #require(Self.harness)
+        var outcomes: [String: String] = [:]
+        for folder in ["receipts", "hostile"] {
+            let url = Paths.fixtures.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) where name != "SHA256SUMS" {
+                outcomes["\(folder)/\(name)"] = harness.run(.render, [UInt8](try Data(contentsOf: url.appendingPathComponent(name))))
+            }
+        }
+        #expect(outcomes.count > 50)
+        #expect(outcomes["receipts/sample.receipt"] == "exit0")
+        #expect(outcomes["receipts/tampered-signature.receipt"] == "exit1")
+        #expect(outcomes["hostile/terminal-escapes.receipt"] == "exit0")
+        #expect(outcomes["hostile/certificate-bomb.receipt"] == "exit1")
+        #expect(outcomes["hostile/bad-date-escapes.receipt"] == "exit2")
+        #expect(outcomes["hostile/duplicate-receipt-data.json"] == "exit2")
+    }
 }

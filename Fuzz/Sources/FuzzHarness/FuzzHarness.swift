@@ -9,6 +9,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import ReceiptParser
+import ReceiptReports
 
 /// The fuzz targets.
 public enum FuzzTarget: String, CaseIterable, Sendable {
@@ -21,6 +22,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// `ReceiptInput.receiptBytes(from:)` (raw / base64 / request body), then the container;
     /// and the strict JSON reader, whose values must read back equal from their rendering.
     case input
+    /// receipt-dump's reports of the input in every format, with certificate details: the
+    /// views for people hold no control character but their own newlines (and the summary's
+    /// tabs), the summary is one line, the JSON formats parse, and every output stays within
+    /// 100 bytes per input byte + 64 KiB.
+    case render
 }
 
 /// Runs one input through one target and describes what happened.
@@ -67,6 +73,18 @@ public struct FuzzHarness: Sendable {
             return "\(verified)/\(decoded)"
         case .payload:
             return outcome { () throws(ReceiptError) in try exercise(ReceiptPayloadDecoder.decode(bytes)) }
+        case .render:
+            var settings = DumpSettings()
+            settings.verifier = verifier
+            settings.wantsCertificateDetails = true
+            // The name is input too (a file name): it must come out as display text as well.
+            let result = DumpResult.make(name: "fuzz\u{1B}[2J\tinput", loaded: .success(bytes), settings: settings)
+            for format in ReportFormat.allCases {
+                let renderer = Renderer(format: format, style: Style(enabled: false), showDetails: true,
+                                        statusTime: Date(timeIntervalSince1970: 1_750_000_000), expectedEnvironment: .production)
+                Self.checkReport(renderer.render(result), format: format, inputSize: bytes.count)
+            }
+            return "exit\(result.exitStatus)"
         case .input:
             Self.exerciseStrictJSON(bytes)
             var receiptBytes: [UInt8]?
@@ -79,6 +97,41 @@ public struct FuzzHarness: Sendable {
                 outcome { () throws(ReceiptError) in _ = try ReceiptContainer.parse(receiptBytes) }
             } ?? "-"
             return "\(read)/\(parsed)"
+        }
+    }
+
+    /// The budget and the display rules every report must keep, whatever the input holds.
+    private static func checkReport(_ output: String, format: ReportFormat, inputSize: Int) {
+        guard output.utf8.count <= 100 * inputSize + 65_536 else {
+            fatalError("\(format) wrote \(output.utf8.count) bytes for \(inputSize) bytes of input")
+        }
+        let layout: Set<Unicode.Scalar> = format == .summary ? ["\n", "\t"] : ["\n"]
+        if let raw = output.unicodeScalars.first(where: { !layout.contains($0) && isActive($0) }) {
+            fatalError("\(format) holds U+\(String(raw.value, radix: 16)) raw: \(output.debugDescription.prefix(300))")
+        }
+        switch format {
+        case .summary:
+            guard output.last == "\n", output.utf8.filter({ $0 == UInt8(ascii: "\n") }).count == 1 else {
+                fatalError("the summary is not one line: \(output.debugDescription.prefix(300))")
+            }
+        case .json, .verifyreceipt:
+            do throws(ReceiptError) {
+                _ = try StrictJSON.parse(Array(output.utf8))
+            } catch {
+                fatalError("\(format) is not strict JSON (\(error)): \(output.prefix(300))")
+            }
+        case .text, .asn1:
+            break
+        }
+    }
+
+    /// Controls, format characters (bidirectional, zero-width) and line separators: what acts
+    /// on a display. Written here independently of the library's own list, as the oracle.
+    private static func isActive(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) { return true }
+        switch scalar.properties.generalCategory {
+        case .format, .lineSeparator, .paragraphSeparator, .control: return true
+        default: return false
         }
     }
 

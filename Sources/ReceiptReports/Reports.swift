@@ -5,15 +5,42 @@ import Foundation
 #endif
 import ReceiptParser
 
-/// Renders one receipt in the chosen format, and joins the renderings of several.
-struct Renderer: Sendable {
-    let format: ReceiptDump.Format
-    let style: Style
-    let showDetails: Bool
-    let statusTime: Date
-    let expectedEnvironment: Environment?
+/// The output formats of receipt-dump.
+public enum ReportFormat: String, CaseIterable, Sendable {
+    /// For people: verdict, chain, fields, purchase table, raw attributes.
+    case text
+    /// The full typed model.
+    case json
+    /// Apple's verifyReceipt JSON.
+    case verifyreceipt
+    /// The raw attribute tree.
+    case asn1
+    /// One tab-separated line per receipt.
+    case summary
+}
 
-    func render(_ result: DumpResult) -> String {
+/// Renders one receipt in the chosen format.
+public struct Renderer: Sendable {
+    package let format: ReportFormat
+    package let style: Style
+    package let showDetails: Bool
+    package let statusTime: Date
+    package let expectedEnvironment: Environment?
+
+    /// - Parameters:
+    ///   - showDetails: certificate extensions, markers and algorithms too (`--certs`).
+    ///   - statusTime: the instant subscription status is given for.
+    ///   - expectedEnvironment: `--environment`, for the verifyreceipt format.
+    public init(format: ReportFormat, style: Style, showDetails: Bool, statusTime: Date, expectedEnvironment: Environment?) {
+        self.format = format
+        self.style = style
+        self.showDetails = showDetails
+        self.statusTime = statusTime
+        self.expectedEnvironment = expectedEnvironment
+    }
+
+    /// The report of one receipt: display text for the people formats, JSON for the others.
+    public func render(_ result: DumpResult) -> String {
         switch format {
         case .text: return TextReport(style: style, statusTime: statusTime, showDetails: showDetails).render(result)
         case .json: return JSONReport.render(result)
@@ -22,42 +49,31 @@ struct Renderer: Sendable {
         case .summary: return SummaryReport.render(result) + "\n"
         }
     }
-
-    /// Writes the whole output to standard output: reports one after another, or one JSON array
-    /// for several JSON documents.
-    func write(_ outputs: some Collection<String>) {
-        switch format {
-        case .text, .asn1: StandardStreams.writeOutput(outputs, separator: "\n")
-        case .summary: StandardStreams.writeOutput(outputs)
-        case .json, .verifyreceipt:
-            guard outputs.count != 1 else { return StandardStreams.writeOutput([outputs.first!, "\n"]) }
-            let items = outputs.map { "  " + $0.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ") }
-            StandardStreams.writeOutput([outputs.isEmpty ? "[]\n" : "[\n" + items.joined(separator: ",\n") + "\n]\n"])
-        }
-    }
 }
 
 /// ANSI colour, only when writing to a terminal.
-struct Style: Sendable {
-    let enabled: Bool
-    func green(_ text: String) -> String { paint(text, "32") }
-    func red(_ text: String) -> String { paint(text, "31") }
-    func yellow(_ text: String) -> String { paint(text, "33") }
-    func bold(_ text: String) -> String { paint(text, "1") }
+public struct Style: Sendable {
+    package let enabled: Bool
+    /// Colour on or off.
+    public init(enabled: Bool) { self.enabled = enabled }
+    package func green(_ text: String) -> String { paint(text, "32") }
+    package func red(_ text: String) -> String { paint(text, "31") }
+    package func yellow(_ text: String) -> String { paint(text, "33") }
+    package func bold(_ text: String) -> String { paint(text, "1") }
     private func paint(_ text: String, _ code: String) -> String {
         enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 }
 
 /// The --format text output: for people reading a support ticket.
-struct TextReport {
-    let style: Style
+package struct TextReport {
+    package let style: Style
     /// The instant subscription status is reported for.
-    let statusTime: Date
+    package let statusTime: Date
     /// --certs: certificate extensions and markers too.
-    let showDetails: Bool
+    package let showDetails: Bool
 
-    func render(_ result: DumpResult) -> String {
+    package func render(_ result: DumpResult) -> String {
         var lines: [String] = [style.bold("File: " + DisplayText.escape(result.file))]
         func field(_ name: String, _ value: String?) {
             guard let value else { return }
@@ -132,7 +148,7 @@ struct TextReport {
     }
 
     /// A raw attribute's value: its decoded form when it has one, else hex.
-    static func describe(_ attribute: ReceiptAttribute) -> String {
+    package static func describe(_ attribute: ReceiptAttribute) -> String {
         switch attribute.decodedValue {
         case .integer(let value): return String(value)
         case .utf8String(let text), .ia5String(let text): return "\"" + DisplayText.escape(text, limit: DisplayText.fieldLimit) + "\""
@@ -150,10 +166,10 @@ struct TextReport {
 /// at `indentedDepth` (deeper lines say their depth as a number instead), and SETs deeper than
 /// DecodingLimits.maximumDepth are shown as hex, not expanded, so output and time stay
 /// proportional to the receipt.
-enum ASN1Report {
-    static let indentedDepth = 8
+package enum ASN1Report {
+    package static let indentedDepth = 8
 
-    static func render(_ result: DumpResult) -> String {
+    package static func render(_ result: DumpResult) -> String {
         var lines = ["File: " + DisplayText.escape(result.file)]
         guard let receipt = result.receipt else {
             let problem = result.readError.map { "\($0.code)): " + DisplayText.escape($0.reason, limit: DisplayText.reasonLimit) } ?? "?)"
@@ -195,8 +211,8 @@ enum ASN1Report {
 }
 
 /// The --format summary output: exactly one tab-separated line per receipt.
-enum SummaryReport {
-    static func render(_ result: DumpResult) -> String {
+package enum SummaryReport {
+    package static func render(_ result: DumpResult) -> String {
         var verdict = result.verdict
         if let problem = result.problem { verdict += " (\(problem.code))" }
         if result.problem == nil, result.checks.contains(where: { !$0.passed }) { verdict += " (check failed)" }
@@ -210,8 +226,8 @@ enum SummaryReport {
 }
 
 /// The --format verifyreceipt output: Apple's response format.
-enum VerifyReceiptReport {
-    static func render(_ result: DumpResult, expecting environment: Environment?) -> JSONValue {
+package enum VerifyReceiptReport {
+    package static func render(_ result: DumpResult, expecting environment: Environment?) -> JSONValue {
         if let verified = result.verifiedReceipt, result.readError == nil {
             return VerifyReceiptResponse.make(for: .success(verified), expecting: environment)
         }
@@ -221,8 +237,8 @@ enum VerifyReceiptReport {
 }
 
 /// The --format json output: the full typed model of one receipt.
-enum JSONReport {
-    static func render(_ result: DumpResult) -> String {
+package enum JSONReport {
+    package static func render(_ result: DumpResult) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in

@@ -6,62 +6,70 @@ import Foundation
 import ReceiptParser
 
 /// What receipt-dump is asked to do with each receipt, beyond reading it.
-struct DumpSettings: Sendable {
-    var expectedEnvironment: Environment?
-    var verifier: ReceiptVerifier?
+public struct DumpSettings: Sendable {
+    /// `--environment`: the environment a verifyreceipt answer expects.
+    public var expectedEnvironment: Environment?
+    /// Nil with `--no-verify`.
+    public var verifier: ReceiptVerifier?
     // Identifiers match byte for byte: a bundle id that merely looks the same must fail.
-    var productFilter: ExactIdentifier?
-    var transactionFilter: ExactIdentifier?
-    var activeAt: Date?
-    var expectedBundleID: ExactIdentifier?
-    var expectedAppVersion: ExactIdentifier?
-    var deviceIdentifier: (text: String, bytes: [UInt8])?
-    var credited: Set<ExactIdentifier>?
+    package var productFilter: ExactIdentifier?
+    package var transactionFilter: ExactIdentifier?
+    package var activeAt: Date?
+    package var expectedBundleID: ExactIdentifier?
+    package var expectedAppVersion: ExactIdentifier?
+    package var deviceIdentifier: (text: String, bytes: [UInt8])?
+    package var credited: Set<ExactIdentifier>?
     /// Whether the output shows the receipt's certificates (text and JSON do); a summary line
     /// does not, and a batch should not pay for them.
-    var wantsCertificates = true
-    var wantsCertificateDetails = false
+    public var wantsCertificates = true
+    /// `--certs`.
+    public var wantsCertificateDetails = false
+
+    /// No verification, no filters, no checks.
+    public init() {}
 
     /// Whether any filter narrows the in-app purchases shown.
-    var narrowsPurchases: Bool { productFilter != nil || transactionFilter != nil || activeAt != nil }
+    package var narrowsPurchases: Bool { productFilter != nil || transactionFilter != nil || activeAt != nil }
 }
 
 /// A requested check and its outcome.
-struct CheckResult: Encodable, Sendable {
-    let name: String
-    let passed: Bool
-    let detail: String
+package struct CheckResult: Encodable, Sendable {
+    package let name: String
+    package let passed: Bool
+    package let detail: String
 }
 
 /// Transactions the receipt and the server's credited list disagree on.
-struct Reconciliation: Encodable, Sendable {
+package struct Reconciliation: Encodable, Sendable {
     /// In the receipt, not yet credited: the "missed orders".
-    let notCredited: [String]
+    package let notCredited: [String]
     /// Credited, but not in this receipt.
-    let notInReceipt: [String]
+    package let notInReceipt: [String]
 }
 
 /// Everything receipt-dump learned about one receipt.
-struct DumpResult: Encodable, Sendable {
-    let file: String
+public struct DumpResult: Encodable, Sendable {
+    package let file: String
     /// Why the receipt could not be read or decoded, if it could not.
-    var readError: Problem?
+    package var readError: Problem?
     /// The receipt, its in-app purchases narrowed by the filters.
-    var receipt: Receipt?
+    package var receipt: Receipt?
     /// How many in-app purchases the receipt has before filtering.
-    var totalInAppPurchases = 0
+    package var totalInAppPurchases = 0
     /// nil when verification was not asked for.
-    var verification: Result<VerificationReport, Problem>?
-    var verifiedReceipt: VerifiedReceipt?
-    var certificates: [CertificateSummary] = []
-    var certificateDetails: [CertificateDetails]?
-    var checks: [CheckResult] = []
-    var reconciliation: Reconciliation?
+    package var verification: Result<VerificationReport, Problem>?
+    package var verifiedReceipt: VerifiedReceipt?
+    package var certificates: [CertificateSummary] = []
+    package var certificateDetails: [CertificateDetails]?
+    package var checks: [CheckResult] = []
+    package var reconciliation: Reconciliation?
 
-    static func make(_ source: ReceiptSource, settings: DumpSettings) -> DumpResult {
-        var result = DumpResult(file: source.name)
+    /// Reads, verifies (when the settings have a verifier), decodes and checks one input named
+    /// `name`, as loaded.
+    public static func make(name: String, loaded: Result<[UInt8], Problem>, settings: DumpSettings) -> DumpResult {
+        var result = DumpResult(file: name)
         let input: [UInt8]
-        switch source.load(name: result.file) {
+        switch loaded {
         case .failure(let problem):
             result.readError = problem
             return result
@@ -153,20 +161,20 @@ struct DumpResult: Encodable, Sendable {
 
     /// 0 verified (or decoded, without verification) and every check passed; 1 not verified
     /// or a check failed; 2 unreadable.
-    var exitStatus: Int32 {
+    public var exitStatus: Int32 {
         if readError != nil { return 2 }
         if case .failure = verification { return 1 }
         return checks.allSatisfy(\.passed) ? 0 : 1
     }
 
     /// The reason to show: the read error, else the verification error.
-    var problem: Problem? {
+    package var problem: Problem? {
         if let readError { return readError }
         if case .failure(let error) = verification { return error }
         return nil
     }
 
-    var verdict: String {
+    package var verdict: String {
         if readError != nil { return "unreadable" }
         switch verification {
         case nil: return "not checked"
@@ -175,11 +183,11 @@ struct DumpResult: Encodable, Sendable {
         }
     }
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case file, status, verdict, error, verification, certificates, checks, reconciliation, receipt
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(file, forKey: .file)
         try container.encode(exitStatus, forKey: .status)
@@ -200,16 +208,19 @@ struct DumpResult: Encodable, Sendable {
 }
 
 /// A failure as receipt-dump reports it: a stable code and a reason.
-struct Problem: Error, Encodable, Sendable {
-    let code: String
-    let reason: String
+public struct Problem: Error, Encodable, Sendable {
+    /// A ReceiptError code, or one of receipt-dump's own (`unreadableFile`).
+    public let code: String
+    /// For people; may quote input, so shown through DisplayText.
+    public let reason: String
 
-    init(code: String, reason: String) {
+    /// A failure with this code and reason.
+    public init(code: String, reason: String) {
         self.code = code
         self.reason = reason
     }
 
-    init(_ error: ReceiptError) {
+    package init(_ error: ReceiptError) {
         self.init(code: error.code.name, reason: error.reason)
     }
 }

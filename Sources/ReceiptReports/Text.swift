@@ -3,10 +3,10 @@
 
 extension Unicode.Scalar {
     /// In Foundation's `CharacterSet.whitespaces`: tab and the Unicode space separators.
-    var isBlank: Bool { self == "\t" || properties.generalCategory == .spaceSeparator }
+    package var isBlank: Bool { self == "\t" || properties.generalCategory == .spaceSeparator }
 
     /// In Foundation's `CharacterSet.newlines`.
-    var isLineBreak: Bool {
+    package var isLineBreak: Bool {
         switch value {
         case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return true
         default: return false
@@ -16,7 +16,7 @@ extension Unicode.Scalar {
 
 extension StringProtocol {
     /// Without the leading and trailing scalars that match `isTrimmed`.
-    func trimming(_ isTrimmed: (Unicode.Scalar) -> Bool) -> String {
+    package func trimming(_ isTrimmed: (Unicode.Scalar) -> Bool) -> String {
         let scalars = Substring(self).unicodeScalars
         guard let first = scalars.firstIndex(where: { !isTrimmed($0) }),
               let last = scalars.lastIndex(where: { !isTrimmed($0) }) else { return "" }
@@ -24,7 +24,7 @@ extension StringProtocol {
     }
 
     /// Followed by spaces up to `width` characters; never cut.
-    func padded(to width: Int) -> String {
+    package func padded(to width: Int) -> String {
         String(self) + String(repeating: " ", count: Swift.max(0, width - count))
     }
 }
