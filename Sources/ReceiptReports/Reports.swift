@@ -164,10 +164,12 @@ package struct TextReport {
 ///
 /// A forged receipt may nest attribute SETs thousands of levels deep: indentation stops growing
 /// at `indentedDepth` (deeper lines say their depth as a number instead), and SETs deeper than
-/// DecodingLimits.maximumDepth are shown as hex, not expanded, so output and time stay
-/// proportional to the receipt.
+/// `expandedDepth` are shown as hex, not expanded, so output and time stay proportional to the
+/// receipt. Each expanded level holds a copy of its bytes while deeper ones are walked, so
+/// memory is at most `expandedDepth` times the payload. Real receipts nest 2 levels.
 package enum ASN1Report {
     package static let indentedDepth = 8
+    package static let expandedDepth = 16
 
     package static func render(_ result: DumpResult) -> String {
         var lines = ["File: " + DisplayText.escape(result.file)]
@@ -191,7 +193,7 @@ package enum ASN1Report {
                 ? String(repeating: "    ", count: depth - 1) + "  "
                 : String(repeating: "    ", count: indentedDepth - 1) + "  [depth \(depth)] "
             var line = "\(indent)type \(attribute.type) version \(attribute.version) "
-            let value = depth < DecodingLimits.maximumDepth ? attribute.decodedValue : .bytes
+            let value = depth < expandedDepth ? attribute.decodedValue : .bytes
             switch value {
             case .integer(let number): line += "INTEGER \(number)"
             case .utf8String(let text): line += "UTF8String \"" + DisplayText.escape(text, limit: DisplayText.fieldLimit) + "\""

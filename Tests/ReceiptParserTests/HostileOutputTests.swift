@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptReports
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -212,8 +213,9 @@ struct HostileOutputTests {
         let lines = asn1.output.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("                              [depth 9] type 99 version 1 SET OF ReceiptAttribute (1)") })
         // Past the decoder's nesting limit the rest is shown as bytes, not expanded further.
-        #expect(lines.contains { $0.contains("[depth \(DecodingLimits.maximumDepth)] type 99 version 1 OCTETS [31") })
-        #expect(lines.allSatisfy { $0.prefix { $0 == " " }.count <= 4 * ASN1ReportDepth.indented })
+        #expect(lines.contains { $0.contains("[depth \(ASN1Report.expandedDepth)] type 99 version 1 OCTETS [31") })
+        #expect(!lines.contains { $0.contains("[depth \(ASN1Report.expandedDepth + 1)]") })
+        #expect(lines.allSatisfy { $0.prefix { $0 == " " }.count <= 4 * ASN1Report.indentedDepth })
     }
 
     /// A megabyte of each hostile shape, through every format: within the output budget, in
@@ -254,9 +256,4 @@ struct HostileOutputTests {
         let environment = ProcessInfo.processInfo.environment
         return ["ASAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS"].contains { environment[$0] != nil }
     }
-}
-
-/// The ASN.1 view's indentation limit, as the tests expect it (receipt-dump's ASN1Report).
-enum ASN1ReportDepth {
-    static let indented = 8
 }
