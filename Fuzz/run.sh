@@ -68,7 +68,7 @@ done
 # Libfuzzer writes new inputs to the first corpus directory only; the others are read.
 seed_dirs() {
   local target=$1
-  echo "Fuzz/regressions/$target"
+  if [ -d "Fuzz/regressions/$target" ]; then echo "Fuzz/regressions/$target"; fi
   case $target in
     payload) echo "$seeds/payload" ;;
     input) echo "$seeds/input TestReceipts/receipts" ;;
@@ -94,7 +94,7 @@ status=0
 total=0
 for target in "${targets[@]}"; do
   # Replay the committed regression inputs first (each runs once).
-  regressions=$(find "Fuzz/regressions/$target" -type f 2>/dev/null | sort)
+  regressions=$(find "Fuzz/regressions/$target" -type f 2>/dev/null | sort || true)
   if [ -n "$regressions" ]; then
     # shellcheck disable=SC2086
     if ! "$bin/fuzz-$target" -timeout=1 -rss_limit_mb=512 -malloc_limit_mb=512 $regressions \
