@@ -49,7 +49,7 @@ extension StrictJSON {
                 text += "{"
                 for (index, member) in members.enumerated() {
                     if index > 0 { text += "," }
-                    Self.write(member.key, to: &text)
+                    JSONValue.writeString(member.key, to: &text)
                     text += ":"
                     member.value.write(to: &text)
                 }
@@ -61,26 +61,11 @@ extension StrictJSON {
                     element.write(to: &text)
                 }
                 text += "]"
-            case .string(let value): Self.write(value, to: &text)
+            case .string(let value): JSONValue.writeString(value, to: &text)
             case .number(let value): text += value
             case .bool(let value): text += value ? "true" : "false"
             case .null: text += "null"
             }
-        }
-
-        private static func write(_ string: String, to text: inout String) {
-            text += "\""
-            for scalar in string.unicodeScalars {
-                switch scalar {
-                case "\"": text += "\\\""
-                case "\\": text += "\\\\"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: text.unicodeScalars.append(scalar)
-                }
-            }
-            text += "\""
         }
     }
 }

@@ -59,7 +59,8 @@ public indirect enum JSONValue: Sendable, Hashable {
         }
     }
 
-    private static func writeString(_ value: String, to text: inout String) {
+    /// `value` as a JSON string: quotes, backslashes and every invisible character escaped.
+    static func writeString(_ value: String, to text: inout String) {
         text += "\""
         for scalar in value.unicodeScalars {
             switch scalar {
