@@ -33,6 +33,9 @@ struct ReceiptService: Sendable {
         case accepted(VerifiedReceipt)
         /// Genuine, but from an app this server does not serve.
         case bundleNotAccepted(VerifiedReceipt)
+        /// Genuine, but not from the environment this server serves (or from none it can
+        /// place): 21007, 21008 or 21003, by the one environment rule.
+        case otherEnvironment(VerifiedReceipt, VerifyReceiptResponse.Status)
         /// Unreadable or not genuine.
         case rejected(ReceiptError)
     }
@@ -42,6 +45,11 @@ struct ReceiptService: Sendable {
             let verified = try configuration.verifier.verifyAndDecode(input)
             if !configuration.accepts(bundleID: verified.receipt.bundleID) {
                 return .bundleNotAccepted(verified)
+            }
+            let placed = VerifyReceiptResponse.environmentCheck(verified.receipt.environment,
+                                                                expecting: configuration.expectedEnvironment)
+            if placed.status != .valid {
+                return .otherEnvironment(verified, placed.status)
             }
             return .accepted(verified)
         } catch {
@@ -66,6 +74,8 @@ struct ReceiptService: Sendable {
             return VerifyReceiptResponse.make(for: .failure(error))
         case .bundleNotAccepted:
             return Self.status(.notAuthenticated)
+        case .otherEnvironment(_, let status):
+            return Self.status(status)
         case .accepted(var verified):
             if request.excludeOldTransactions {
                 var receipt = verified.receipt
@@ -105,6 +115,11 @@ struct ReceiptService: Sendable {
             logger.notice("receipt rejected", metadata: [
                 "route": .string(route), "code": "bundleNotAccepted",
                 "bundle_id": .string(verified.receipt.bundleID ?? "-"),
+            ])
+        case .otherEnvironment(let verified, let status):
+            logger.notice("receipt rejected", metadata: [
+                "route": .string(route), "code": "otherEnvironment", "status": .stringConvertible(status.rawValue),
+                "receipt_type": .string(verified.receipt.receiptType ?? "-"),
             ])
         case .rejected(let error):
             logger.notice("receipt rejected", metadata: [

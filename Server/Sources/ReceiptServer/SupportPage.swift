@@ -45,6 +45,9 @@ enum SupportPage {
         switch outcome {
         case .rejected(let error):
             return "<p id=\"verdict\" class=\"failed\">\(escape(SupportView.verdict(.failure(error))))</p>\n"
+        case .otherEnvironment(let receipt, let status):
+            verified = receipt
+            text += "<p id=\"verdict\" class=\"failed\">NOT ACCEPTED (\(status.rawValue)): \(escape(DisplayText.escape(TypedResponse.otherEnvironmentReason(receipt.receipt, status: status), limit: DisplayText.reasonLimit)))</p>\n"
         case .bundleNotAccepted(let receipt):
             verified = receipt
             text += "<p id=\"verdict\" class=\"failed\">NOT ACCEPTED: bundle identifier \(escape(DisplayText.escape(receipt.receipt.bundleID ?? "none", limit: DisplayText.fieldLimit))) is not served here</p>\n"
@@ -73,17 +76,19 @@ enum SupportPage {
         return text
     }
 
+    /// HTML-escaped, scalar by scalar: a `<` joined to a combining mark is one Character to
+    /// Swift but still a `<` to the browser, so matching Characters would let it through.
     static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": escaped += "&amp;"
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"
             case "\"": escaped += "&quot;"
             case "'": escaped += "&#39;"
-            default: escaped.append(character)
+            default: escaped.unicodeScalars.append(scalar)
             }
         }
         return escaped

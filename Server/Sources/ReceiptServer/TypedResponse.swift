@@ -32,6 +32,11 @@ enum TypedResponse {
                                   error: ["code": "bundleNotAccepted",
                                           "reason": "bundle identifier \(verified.receipt.bundleID ?? "none") is not accepted by this server"])
             (status, data) = (.unprocessableContent, try encoder.encode(failure))
+        case .otherEnvironment(let verified, let receiptStatus):
+            let failure = Failure(verdict: "not accepted", status: receiptStatus.rawValue,
+                                  error: ["code": "otherEnvironment",
+                                          "reason": otherEnvironmentReason(verified.receipt, status: receiptStatus)])
+            (status, data) = (.unprocessableContent, try encoder.encode(failure))
         case .rejected(let error):
             let receiptStatus = VerifyReceiptResponse.Status(error)
             let failure = Failure(verdict: receiptStatus == .malformed ? "unreadable" : "not verified",
@@ -41,6 +46,16 @@ enum TypedResponse {
         let text = JSONValue.escapingInvisibleCharacters(in: String(decoding: data, as: UTF8.self))
         return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
                         body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// Why a genuine receipt is not served here, by the environment rule's status.
+    static func otherEnvironmentReason(_ receipt: Receipt, status: VerifyReceiptResponse.Status) -> String {
+        let type = receipt.receiptType.map { "receipt type \($0)" } ?? "no receipt type"
+        switch status {
+        case .sandboxReceiptInProduction: return "a sandbox or StoreKit Testing receipt (\(type)); this server serves production"
+        case .productionReceiptInSandbox: return "a production receipt (\(type)); this server serves the sandbox"
+        default: return "the receipt's environment cannot be placed (\(type))"
+        }
     }
 
     /// 400 for a body that is not a request at all (malformed JSON, duplicate keys): the

@@ -116,3 +116,64 @@ struct HostileOutputServerTests {
         }
     }
 }
+
+/// Markup, environments and endpoints: what a pasted or posted receipt can make the server do.
+struct HostileRequestServerTests {
+    static func form(_ value: String) -> ByteBuffer {
+        ByteBuffer(string: "receipt=" + (value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+    }
+
+    @Test func markupInAPasteStaysText() async throws {
+        // A `<` or `>` joined to a combining or prepended mark is one Character to Swift but
+        // markup to a browser; the duplicate-key body puts its key into the verdict line.
+        let pastes = ["\u{D4E}</textarea>\u{301}\u{D4E}<svg onload=alert(document.domain)>\u{301}",
+                      "{\"\u{D4E}<img src=x onerror=alert(1)>\u{301}\":1,\"\u{D4E}<img src=x onerror=alert(1)>\u{301}\":2}"]
+        let app = buildApplication(try ServerTests.testRootConfiguration(), logger: ServerTests.logger)
+        try await app.test(.live) { client in
+            for paste in pastes {
+                try await client.execute(uri: "/", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                                         body: Self.form(paste)) { response in
+                    #expect(response.status == .ok)
+                    let page = String(buffer: response.body)
+                    #expect(!page.contains("<svg") && !page.contains("<img"), "markup from the paste reached the page")
+                    #expect(page.components(separatedBy: "</textarea>").count == 2, "the paste closed the text area")
+                    #expect(page.contains("&lt;"))
+                    #expect(response.headers[.contentSecurityPolicy]?.contains("default-src 'none'") == true)
+                }
+            }
+        }
+    }
+
+    @Test func everyRouteAppliesTheEnvironmentRule() async throws {
+        let app = buildApplication(try ServerTests.testRootConfiguration { $0.expectedEnvironment = .production }, logger: ServerTests.logger)
+        // Receipt-type fixtures of TestReceipts/hostile and the status a production server owes them.
+        let cases: [(String, Int)] = [("production", 0), ("production-vpp", 0), ("production-sandbox", 21007),
+                                      ("production-vpp-sandbox", 21007), ("xcode", 21007), ("missing", 21003),
+                                      ("unknown", 21003), ("lowercase", 21003)]
+        try await app.test(.live) { client in
+            for (label, status) in cases {
+                let receipt = try HostileOutputServerTests.hostile("receipt-type-\(label).receipt")
+                try await client.execute(uri: "/verifyReceipt", method: .post, body: ServerTests().requestBody(receipt)) { response in
+                    let json = try ServerTests().object(response.body)
+                    #expect(json["status"] as? Int == status, "/verifyReceipt, \(label)")
+                }
+                try await client.execute(uri: "/v1/receipts", method: .post, body: ByteBuffer(bytes: receipt)) { response in
+                    let json = try ServerTests().object(response.body)
+                    #expect(response.status == (status == 0 ? .ok : .unprocessableContent), "/v1/receipts, \(label)")
+                    if status == 0 {
+                        #expect(json["verdict"] as? String == "verified")
+                    } else {
+                        #expect(json["status"] as? Int == status, "/v1/receipts, \(label)")
+                        #expect((json["error"] as? [String: Any])?["code"] as? String == "otherEnvironment")
+                    }
+                }
+                let base64 = Data(receipt).base64EncodedString()
+                try await client.execute(uri: "/", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                                         body: Self.form(base64)) { response in
+                    let page = String(buffer: response.body)
+                    #expect(page.contains(status == 0 ? "class=\"verified\"" : "NOT ACCEPTED (\(status))"), "page, \(label)")
+                }
+            }
+        }
+    }
+}
