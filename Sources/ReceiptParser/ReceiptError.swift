@@ -66,6 +66,8 @@ public struct ReceiptError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let detachedContent = Code("detachedContent")
         /// The SignedData carries more certificates than ``DecodingLimits/maximumCertificates``.
         public static let tooManyCertificates = Code("tooManyCertificates")
+        /// A certificate in the SignedData is larger than ``DecodingLimits/maximumCertificateSize``.
+        public static let certificateTooLarge = Code("certificateTooLarge")
 
         // Payload
         /// The signed content is not a SET of receipt attributes.

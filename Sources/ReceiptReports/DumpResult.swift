@@ -133,6 +133,13 @@ public struct DumpResult: Encodable, Sendable {
 
     private static func checks(of receipt: Receipt, _ settings: DumpSettings) -> [CheckResult] {
         var checks: [CheckResult] = []
+        if let expected = settings.expectedEnvironment {
+            // The verifyreceipt answer's status comes from the same rule; the exit status follows it.
+            let placed = VerifyReceiptResponse.environmentCheck(receipt.environment, expecting: expected)
+            let type = receipt.receiptType.map { "receipt type \($0)" } ?? "no receipt type"
+            checks.append(CheckResult(name: "environment", passed: placed.status == .valid,
+                                      detail: "expected \(expected.rawValue), \(type): status \(placed.status.rawValue)"))
+        }
         if let expected = settings.expectedBundleID {
             checks.append(identifierCheck("bundle-id", expected: expected, found: receipt.bundleID))
         }

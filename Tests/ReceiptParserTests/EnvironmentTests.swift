@@ -111,6 +111,7 @@ struct EnvironmentTests {
                 let (status, field) = Self.expectedAnswer(receiptType, expecting: expected)
                 let what = "\(label) expecting \(String(describing: expected))"
                 #expect(answer["status"] as? Int64 == status, "\(what): \(answer["status"] ?? "-")")
+                #expect(result.status == (status == 0 ? 0 : 1), "\(what): exit status \(result.status)")
                 #expect(answer["environment"] as? String == field, "\(what)")
                 #expect(((answer["receipt"] as? [String: Any])?["receipt_type"] as? String) == (status == 0 ? receiptType : nil), "\(what)")
             }

@@ -78,6 +78,32 @@ struct HostileCertificateTests {
         #expect(try testRootVerifier().verifyAndDecode(wrapped(real + Array(repeating: junk, count: 7))).receipt.inAppPurchases.count == 3)
     }
 
+    /// One certificate of megabytes (OpenSSL's parse grows with size: 400 000 empty extensions
+    /// took 0.7 s to parse): refused by its size while the envelope is read, before OpenSSL.
+    @Test func aCertificateLargerThanTheLimitIsRefusedBeforeParsing() throws {
+        let sample = try ReceiptContainer.parse(fixture("sample.receipt"))
+        guard case .issuerAndSerialNumber(let issuer, let serial) = try #require(sample.signers.first).identifier else { return }
+        func wrapped(extra: [UInt8]) -> [UInt8] {
+            DER.receipt(payload: sample.payload, certificates: sample.certificates.map { Array($0) } + [extra],
+                        issuer: Array(issuer), serial: Array(serial), signature: Array(sample.signers[0].signature))
+        }
+        /// A SEQUENCE of exactly `size` bytes, header included.
+        func sequence(size: Int) -> [UInt8] {
+            var content = size - 4
+            while 1 + DER.length(content).count + content != size { content += size - (1 + DER.length(content).count + content) }
+            return DER.element(0x30, Array(repeating: 0x05, count: content))
+        }
+        let limit = DecodingLimits.maximumCertificateSize
+        #expect(sequence(size: limit).count == limit)
+        #expect(errorCode { try ReceiptContainer.parse(wrapped(extra: sequence(size: limit + 1))) } == .certificateTooLarge)
+        #expect(try ReceiptContainer.parse(wrapped(extra: sequence(size: limit))).certificates.count == 4)
+        let start = ContinuousClock.now
+        let huge = wrapped(extra: sequence(size: 4 << 20))
+        #expect(errorCode { try testRootVerifier().verifyAndDecode(huge) } == .certificateTooLarge)
+        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(VerifyReceiptResponse.Status(ReceiptError(.certificateTooLarge, "")) == .notAuthenticated)
+    }
+
     /// A 4 MB receipt of thousands of copies of one bomb certificate (3072-bit modulus, huge
     /// exponent) cost 10-15 s of CPU before the cap; now it is refused while the envelope is read.
     @Test func aFourMegabyteCertificateBombIsRefusedQuickly() throws {

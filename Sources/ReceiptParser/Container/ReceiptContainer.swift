@@ -15,7 +15,8 @@ public struct ReceiptContainer: Sendable {
     /// The signed content: the receipt payload, still undecoded and unverified.
     public let payload: [UInt8]
     /// The DER of every certificate the receipt carries, in the order it carries them: at most
-    /// ``DecodingLimits/maximumCertificates`` (more is ``ReceiptError/Code/tooManyCertificates``).
+    /// ``DecodingLimits/maximumCertificates`` (more is ``ReceiptError/Code/tooManyCertificates``),
+    /// each at most ``DecodingLimits/maximumCertificateSize`` bytes.
     public let certificates: [ByteString]
     /// Every SignerInfo. A receipt that verifies has exactly one.
     public let signers: [SignerInfo]
@@ -80,6 +81,12 @@ public struct ReceiptContainer: Sendable {
                 }
                 // Other CertificateChoices (attribute certificates) play no part in receipts.
                 guard certificate.identifier == ASN1Tag.sequence else { continue }
+                // OpenSSL's parse grows with a certificate's size (tens of thousands of empty
+                // extensions fit in a few megabytes), so size is cost too.
+                guard certificate.range.count <= DecodingLimits.maximumCertificateSize else {
+                    throw ReceiptError(.certificateTooLarge,
+                                       "certificate \(count) is \(certificate.range.count) bytes; at most \(DecodingLimits.maximumCertificateSize) are accepted (Apple's are about 1.5 KB)")
+                }
                 certificates.append(ByteString(bytes[certificate.range]))
             }
         }

@@ -18,6 +18,9 @@ public enum DecodingLimits {
     /// intermediate, root); 10 leaves room for a cross-signed intermediate or two while keeping
     /// the certificates parsed and the signatures tried for one receipt small and bounded.
     public static let maximumCertificates = 10
+    /// The largest certificate accepted, in bytes. Apple's are 1.1 to 1.5 KB; parsing cost
+    /// grows with size, so a bound on the count alone would not bound the work.
+    public static let maximumCertificateSize = 16 << 10
     /// The deepest nesting of arrays and objects accepted in JSON input (request bodies,
     /// input files). A verifyReceipt body nests 1 level.
     public static let maximumJSONDepth = 32

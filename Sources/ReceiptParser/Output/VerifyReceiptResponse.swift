@@ -45,7 +45,7 @@ public enum VerifyReceiptResponse {
             .signerCount, .signerNotFound, .invalidCertificate, .digestNotAllowed,
             .unsupportedSignatureAlgorithm, .messageDigestMismatch, .signatureInvalid, .untrustedChain,
             .missingAppleExtension, .certificateNotValidAtTime, .missingCreationDate, .invalidAnchor,
-            .tooManyCertificates, .keyNotAllowed,
+            .tooManyCertificates, .certificateTooLarge, .keyNotAllowed,
         ]
     }
 
