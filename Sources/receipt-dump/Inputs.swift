@@ -38,13 +38,20 @@ struct ReceiptSource: Sendable {
         }
     }
 
-    /// The receipt's bytes; `name` is `self.name`, passed in to spare making it again.
+    /// The receipt's bytes; `name` is `self.name`, passed in to spare making it again. A listed
+    /// file is opened by its path's own bytes: its name is made for display and turns bytes
+    /// that are not UTF-8 into U+FFFD, which could name another file.
     func load(name: String) -> Result<[UInt8], Problem> {
-        if case .bytes(_, let bytes) = origin { return bytes }
-        guard let data = FileManager.default.contents(atPath: name) else {
+        let contents: [UInt8]?
+        switch origin {
+        case .bytes(_, let bytes): return bytes
+        case .listedFile(let path): contents = FileSystem.contents(ofPath: path)
+        case .file: contents = FileManager.default.contents(atPath: name).map { [UInt8]($0) }
+        }
+        guard let contents else {
             return .failure(Problem(code: "unreadableFile", reason: "cannot read \(name)"))
         }
-        return .success([UInt8](data))
+        return .success(contents)
     }
 }
 

@@ -167,7 +167,7 @@ struct ReceiptDump: ParsableCommand {
             do {
                 settings.credited = try CreditedList.read(credited)
             } catch let problem as Problem {
-                throw ValidationError("--credited: \(problem.reason)")
+                throw ValidationError("--credited: " + DisplayText.escape(problem.reason, limit: DisplayText.reasonLimit))
             }
         }
         if !noVerify { settings.verifier = try makeVerifier() }
@@ -187,7 +187,7 @@ struct ReceiptDump: ParsableCommand {
                 return ReceiptVerifier(anchor: try .storeKitTesting(certificate: try readCertificate(storeKitTesting)), policy: policy)
             }
         } catch let error as ReceiptError {
-            throw ValidationError("cannot use the certificate: \(error.reason)")
+            throw ValidationError("cannot use the certificate: " + DisplayText.escape(error.reason, limit: DisplayText.reasonLimit))
         }
         return ReceiptVerifier(policy: policy)
     }

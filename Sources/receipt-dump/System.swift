@@ -84,6 +84,27 @@ enum StandardStreams {
 }
 
 enum FileSystem {
+    /// The whole file at `path` (bytes, no terminating NUL), or nil if it cannot be read.
+    static func contents(ofPath path: [UInt8]) -> [UInt8]? {
+        let descriptor = (path + [0]).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
+        }
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var contents: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                contents += chunk[..<count]
+            } else if count == 0 {
+                return contents
+            } else if errno != EINTR {
+                return nil
+            }
+        }
+    }
+
     /// Whether `path` names a directory, following symbolic links.
     static func isDirectory(_ path: String) -> Bool {
         var status = stat()

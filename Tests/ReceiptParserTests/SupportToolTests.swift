@@ -57,6 +57,28 @@ struct SupportToolTests {
         #expect(result.errors.contains("Totals: 6 receipts, 6 verified"))
     }
 
+    /// A listed file is read by its own path bytes: `e` + FF (not UTF-8) and `e` + EF BF BD
+    /// (U+FFFD) are shown alike but each reports its own receipt, not the other's.
+    @Test func aFileNameThatIsNotUTF8IsReadByItsOwnBytes() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("bytes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        func write(_ name: [UInt8], _ fixtureName: String) throws {
+            let contents = try fixture(fixtureName)
+            let path = Array(root.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+            let descriptor = path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) } }
+            try #require(descriptor >= 0)
+            _ = contents.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+        }
+        try write([0x65, 0xFF], "sample.receipt")
+        try write([0x65, 0xEF, 0xBF, 0xBD], "tampered-signature.receipt")
+        let result = try run("--format", "summary", "--root", "pki/test-root.der", root.path)
+        let verdicts = result.output.split(separator: "\n").map { $0.split(separator: "\t")[1] }
+        // Byte order: EF BF BD before FF.
+        #expect(verdicts == ["not verified (signatureInvalid)", "verified"])
+    }
+
     @Test func directoriesAndJSONLinesAreBatches() throws {
         let directory = try run("--format", "summary", "--root", "pki/test-root.der", "receipts")
         #expect(directory.status == 2)  // the folder holds hostile fixtures too

@@ -7,7 +7,8 @@
 /// and invisible formatting character is written as a visible escape instead: `\t`, `\n`,
 /// `\r`, and `\u{1B}` for the others (C0, DEL and C1 controls; Unicode format characters,
 /// which include the bidirectional controls U+202A–U+202E and U+2066–U+2069 and the
-/// zero-width ones; line and paragraph separators). A limit shortens long text with a visible
+/// zero-width ones; line and paragraph separators), and a backslash is doubled so that text
+/// spelling `\u{1B}` cannot pass for an escape. A limit shortens long text with a visible
 /// marker and the full length, so a 50 000-character product identifier cannot widen a table
 /// or a log line; the full value stays in the JSON outputs, which escape by JSON's rules.
 ///
@@ -51,12 +52,14 @@ public enum DisplayText {
     /// text is, and this check is a byte loop.
     private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool {
         guard bytes.count <= limit else { return false }
-        for byte in bytes where byte < 0x20 || byte >= 0x7F { return false }
+        for byte in bytes where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\\") { return false }
         return true
     }
 
-    /// The escape for `scalar`, or nil when it is shown as itself.
+    /// The escape for `scalar`, or nil when it is shown as itself. A backslash is doubled, so
+    /// that text spelling `\u{1B}` cannot pass for an escaped control.
     private static func escaped(_ scalar: Unicode.Scalar) -> String? {
+        if scalar == "\\" { return "\\\\" }
         guard isInvisible(scalar) else { return nil }
         switch scalar {
         case "\t": return "\\t"

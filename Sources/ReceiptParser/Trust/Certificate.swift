@@ -130,10 +130,17 @@ final class Certificate: @unchecked Sendable {
     var subjectName: String { name(0) }
     var issuerName: String { name(1) }
 
+    /// The whole name, however long (certificates are at most 16 KiB): cutting it here would
+    /// hide its tail without a mark; DisplayText shortens it, visibly, where it is shown.
     private func name(_ which: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 512)
-        guard rc_certificate_name(handle, which, &buffer, buffer.count) >= 0 else { return "?" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let length = Int(rc_certificate_name(handle, which, &buffer, buffer.count))
+        guard length >= 0 else { return "?" }
+        if length >= buffer.count {
+            buffer = [CChar](repeating: 0, count: length + 1)
+            guard rc_certificate_name(handle, which, &buffer, buffer.count) == length else { return "?" }
+        }
+        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Whether `date` lies within notBefore...notAfter.
