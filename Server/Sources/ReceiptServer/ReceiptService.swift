@@ -98,8 +98,9 @@ struct ReceiptService: Sendable {
             guard purchase.expiresDate != nil, let original = purchase.originalTransactionID ?? purchase.transactionID else {
                 return true
             }
-            let latestID = latest[ExactIdentifier(original)]?.transactionID
-            return latestID.map(ExactIdentifier.init) == purchase.transactionID.map(ExactIdentifier.init)
+            // The entry itself must be the latest of its original, not merely share its
+            // transaction id: two renewals without one would otherwise both be "latest".
+            return latest[ExactIdentifier(original)] == purchase
         }
     }
 

@@ -147,6 +147,12 @@ struct ServerTests {
         receipt.inAppPurchases = [period("1", original: "tx-\u{212A}", purchased: 0), period("2", original: "tx-\u{212A}", purchased: 100),
                                   period("3", original: "tx-K", purchased: 50), period("4", original: "tx-K", purchased: 10)]
         #expect(ReceiptService.excludingOldTransactions(receipt).map(\.transactionID) == ["2", "3"])
+        // Renewals without a transaction id of their own: only the latest stays.
+        var untagged = Receipt()
+        let renewals = [period("x", original: "tx-9", purchased: 0), period("x", original: "tx-9", purchased: 100)]
+            .map { renewal in var renewal = renewal; renewal.transactionID = nil; return renewal }
+        untagged.inAppPurchases = renewals
+        #expect(ReceiptService.excludingOldTransactions(untagged) == [renewals[1]])
     }
 
     @Test func environmentFieldAndStatusFromOneRule() async throws {
