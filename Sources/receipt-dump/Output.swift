@@ -12,8 +12,16 @@ extension Renderer {
         case .summary: StandardStreams.writeOutput(outputs)
         case .json, .verifyreceipt:
             guard outputs.count != 1 else { return StandardStreams.writeOutput([outputs.first!, "\n"]) }
-            let items = outputs.map { "  " + $0.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ") }
-            StandardStreams.writeOutput([outputs.isEmpty ? "[]\n" : "[\n" + items.joined(separator: ",\n") + "\n]\n"])
+            guard !outputs.isEmpty else { return StandardStreams.writeOutput(["[]\n"]) }
+            // Each document indented by 2, written as it stands, not copied into one text first.
+            var output = StandardStreams.OutputBuffer()
+            output.append("[\n")
+            for (index, document) in outputs.enumerated() {
+                output.append(index == 0 ? "  " : ",\n  ")
+                output.append(document, indentingLinesBy: "  ")
+            }
+            output.append("\n]\n")
+            output.flush()
         }
     }
 }

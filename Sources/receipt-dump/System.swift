@@ -55,18 +55,57 @@ enum StandardStreams {
         text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
     }
 
-    /// Writes `pieces`, with `separator` between each two, to standard output in one go: each
-    /// copied once into one buffer, not joined into a String and then printed (0.4 ms against
-    /// 0.55 for 2 000 summary lines).
+    /// Writes `pieces`, with `separator` between each two, to standard output: through one
+    /// buffer, not joined into a String and then printed (0.4 ms against 0.55 for 2 000 summary
+    /// lines), a large piece straight from its own storage.
     static func writeOutput(_ pieces: some Collection<String>, separator: String = "") {
-        let separatorLength = separator.utf8.count
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(pieces.reduce(separatorLength * max(pieces.count - 1, 0)) { $0 + $1.utf8.count })
+        var output = OutputBuffer()
         for (index, piece) in pieces.enumerated() {
-            if index > 0 && separatorLength > 0 { buffer += separator.utf8 }
-            buffer += piece.utf8
+            if index > 0 { output.append(separator) }
+            output.append(piece)
         }
-        buffer.withUnsafeBytes { writeAll($0, to: STDOUT_FILENO) }
+        output.flush()
+    }
+
+    /// Standard output, gathered: small pieces are copied into a buffer written when full or
+    /// flushed; a piece of the buffer's size or more is written from its own storage, so a
+    /// report of hundreds of megabytes is not copied again.
+    struct OutputBuffer {
+        static let capacity = 1 << 20
+        private var buffer: [UInt8] = []
+
+        mutating func append(_ text: String) {
+            var text = text  // withUTF8 copies only a string that is not native UTF-8
+            text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+        }
+
+        /// `text` with `indent` after each of its line feeds.
+        mutating func append(_ text: String, indentingLinesBy indent: String) {
+            var text = text
+            text.withUTF8 { bytes in
+                var start = 0
+                while let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                    append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start...end])))
+                    append(indent)
+                    start = end + 1
+                }
+                append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start...])))
+            }
+        }
+
+        mutating func append(_ bytes: UnsafeRawBufferPointer) {
+            if buffer.count + bytes.count > Self.capacity { flush() }
+            if bytes.count >= Self.capacity {
+                writeAll(bytes, to: STDOUT_FILENO)
+            } else {
+                buffer.append(contentsOf: bytes)
+            }
+        }
+
+        mutating func flush() {
+            buffer.withUnsafeBytes { writeAll($0, to: STDOUT_FILENO) }
+            buffer.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Writes all of `bytes`, retrying after interruptions and short writes; gives up on an error.
