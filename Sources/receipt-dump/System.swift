@@ -123,25 +123,37 @@ enum StandardStreams {
 }
 
 enum FileSystem {
-    /// The whole file at `path` (bytes, no terminating NUL), or nil if it cannot be read.
+    /// The whole file at `path` (bytes, no terminating NUL), or nil if it cannot be read. Read
+    /// into a buffer of the file's size, as FileManager does, without zeroing a chunk per file.
     static func contents(ofPath path: [UInt8]) -> [UInt8]? {
         let descriptor = (path + [0]).withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
         }
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
         var contents: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                contents += chunk[..<count]
-            } else if count == 0 {
-                return contents
-            } else if errno != EINTR {
-                return nil
+        var failed = false
+        // One byte more than the size, so that a file that did not grow ends in one pass.
+        var room = max(Int(status.st_size), 0) + 1
+        while !failed {
+            let before = contents.count
+            contents.reserveCapacity(before + room)
+            contents.append(contentsOf: repeatElement(0, count: room))
+            let got = contents.withUnsafeMutableBytes { buffer in
+                var total = 0
+                while total < room {
+                    let count = read(descriptor, buffer.baseAddress! + before + total, room - total)
+                    if count > 0 { total += count } else if count == 0 || errno != EINTR { failed = count < 0; break }
+                }
+                return total
             }
+            contents.removeLast(room - got)
+            if got < room { break }  // end of file
+            room = max(contents.count, 4096)  // the file grew while read: read on
         }
+        return failed ? nil : contents
     }
 
     /// Whether `path` names a directory, following symbolic links.
