@@ -21,7 +21,7 @@ struct ReceiptService: Sendable {
     /// `work` (which reads `body`) run under the verification gate; nil when no slot freed up
     /// within the time budget.
     func gated<Result: Sendable>(_ body: [UInt8], _ work: @escaping @Sendable () -> Result) async -> Result? {
-        await gate.run { [configuration] in
+        await gate.run(onTheCallersThread: body.count <= configuration.inlineBodySize) { [configuration] in
             configuration.beforeVerification?(body)
             return work()
         }

@@ -36,11 +36,13 @@ final class VerificationGate: Sendable {
         state = NIOLockedValueBox(State(free: limit))
     }
 
-    /// `work`'s result, computed on the gate's threads; nil when no slot freed up in time (or
-    /// the server is shutting down).
-    func run<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result? {
+    /// `work`'s result, computed on the gate's threads (or, for work known to be short, on the
+    /// caller's once it holds a slot); nil when no slot freed up in time (or the server is
+    /// shutting down).
+    func run<Result: Sendable>(onTheCallersThread: Bool = false, _ work: @escaping @Sendable () -> Result) async -> Result? {
         guard await acquire() else { return nil }
         defer { release() }
+        if onTheCallersThread { return work() }
         return try? await pool.runIfActive(work)
     }
 

@@ -72,6 +72,7 @@ struct VerificationGateTests {
         let started = Arrivals()
         let configuration = try ServerTests.testRootConfiguration {
             $0.maximumConcurrentVerifications = 4
+            $0.inlineBodySize = 0
             $0.beforeVerification = { body in
                 guard body.firstRange(of: Self.marker) != nil else { return }
                 started.record()
@@ -101,6 +102,7 @@ struct VerificationGateTests {
         let configuration = try ServerTests.testRootConfiguration {
             $0.maximumConcurrentVerifications = 1
             $0.verificationTimeoutSeconds = 0.25
+            $0.inlineBodySize = 0
             $0.beforeVerification = { body in
                 guard body.firstRange(of: Self.marker) != nil else { return }
                 started.record()
