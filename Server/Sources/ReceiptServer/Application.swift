@@ -57,7 +57,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
 
     router.post("/") { request, context in
         let body = try await readBody(request, limit: configuration.maximumBodySize)
-        let pasted = SupportPage.formValue(named: "receipt", in: body) ?? ""
+        let pasted = try SupportPage.formValue(named: "receipt", in: body) ?? ""
         let logger = context.logger
         let outcome = await service.gated(body) {
             let outcome = service.verify(Array(pasted.utf8))

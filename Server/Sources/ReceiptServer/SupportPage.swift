@@ -94,14 +94,24 @@ enum SupportPage {
         return escaped
     }
 
-    /// The value of a field in an `application/x-www-form-urlencoded` body.
-    static func formValue(named name: String, in body: [UInt8]) -> String? {
+    /// The value of a field in an `application/x-www-form-urlencoded` body; nil when absent.
+    /// Names are decoded and compared byte for byte, and a field named twice is refused, as
+    /// duplicate JSON keys are: two readers could take different ones.
+    static func formValue(named name: String, in body: [UInt8]) throws -> String? {
+        func decoded(_ part: Substring) -> String? {
+            String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        }
         let text = String(decoding: body, as: UTF8.self)
+        var found: String?
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[0] == name else { continue }
-            return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            guard parts.count == 2, let key = decoded(parts[0]), key.utf8.elementsEqual(name.utf8) else { continue }
+            guard found == nil else {
+                throw ServerError(status: .badRequest, receiptStatus: VerifyReceiptResponse.Status.malformed.rawValue,
+                                  message: "the form names \"\(name)\" twice")
+            }
+            found = decoded(parts[1]) ?? ""
         }
-        return nil
+        return found
     }
 }

@@ -144,6 +144,28 @@ struct HostileRequestServerTests {
         }
     }
 
+    @Test func aFormThatNamesTheReceiptTwiceIsRefused() async throws {
+        let base64 = Data(try Paths.fixture("sample.receipt")).base64EncodedString()
+        let encoded = base64.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let other = Data(try Paths.fixture("no-in-app.receipt")).base64EncodedString().addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let app = buildApplication(try ServerTests.testRootConfiguration(), logger: ServerTests.logger)
+        try await app.test(.live) { client in
+            // Twice, the second time with its name percent-encoded: ambiguous, refused.
+            try await client.execute(uri: "/", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                                     body: ByteBuffer(string: "receipt=\(encoded)&rec%65ipt=\(other)")) { response in
+                #expect(response.status == .badRequest)
+                let json = try ServerTests().object(response.body)
+                #expect(json["status"] as? Int == 21002)
+            }
+            // Once, with its name encoded: read.
+            try await client.execute(uri: "/", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                                     body: ByteBuffer(string: "rec%65ipt=\(encoded)")) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("class=\"verified\""))
+            }
+        }
+    }
+
     @Test func everyRouteAppliesTheEnvironmentRule() async throws {
         let app = buildApplication(try ServerTests.testRootConfiguration { $0.expectedEnvironment = .production }, logger: ServerTests.logger)
         // Receipt-type fixtures of TestReceipts/hostile and the status a production server owes them.
