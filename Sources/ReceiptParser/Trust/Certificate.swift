@@ -63,7 +63,7 @@ final class Certificate: @unchecked Sendable {
             serialNumber = ByteString(array[serial.contentRange])
             issuer = ByteString(array[issuerName.range])
             subject = ByteString(array[subjectName.range])
-            signatureAlgorithmOID = try SignerInfo.algorithm(reader, outerAlgorithm)
+            signatureAlgorithmOID = try AlgorithmIdentifier.oid(reader, outerAlgorithm)
             signature = ByteString(array[(signatureBits.contentStart + 1)..<signatureBits.contentEnd])
         } catch {
             rc_certificate_free(handle)

@@ -162,42 +162,15 @@ public struct ReceiptVerifier: Sendable {
         return match
     }
 
-    /// The bytes the signature covers: the content, or the DER SET of signed attributes after
-    /// checking that they name `data` and carry the content's digest (RFC 5652 §5.4).
+    /// The bytes the signature covers: the content, or the signed attributes once their
+    /// message digest is the content's (RFC 5652 §5.4).
     private func signedBytes(_ signerInfo: SignerInfo, payload: ByteString, digest: Digest) throws(ReceiptError) -> ByteString {
-        guard let attributes = signerInfo.signedAttributes else { return payload }
-        var bytes = Array(attributes)
-        let reader = ASN1Reader(bytes, allowsIndefiniteLength: false)
-        let set = try reader.onlyElement(in: 0..<bytes.count)
-        var contentTypeOK = false
-        var digestOK = false
-        var items = reader.children(of: set)
-        while let attribute = try items.next() {
-            var parts = reader.children(of: attribute)
-            let type = try parts.next(ASN1Tag.objectIdentifier, "a signed attribute type", else: .notSignedData)
-            let values = try parts.next(ASN1Tag.set, "signed attribute values", else: .notSignedData)
-            let value = try reader.onlyElement(in: values.contentRange)
-            let content = bytes[value.contentRange]
-            switch Array(bytes[type.contentRange]) {
-            case OID.contentTypeAttribute:
-                guard !contentTypeOK else { throw ReceiptError(.messageDigestMismatch, "two content-type attributes") }
-                contentTypeOK = value.identifier == ASN1Tag.objectIdentifier && content.elementsEqual(OID.data)
-                guard contentTypeOK else { throw ReceiptError(.unsupportedContentType, "signed content-type attribute is not data") }
-            case OID.messageDigestAttribute:
-                guard !digestOK else { throw ReceiptError(.messageDigestMismatch, "two message-digest attributes") }
-                guard value.identifier == ASN1Tag.octetString,
-                      content.elementsEqual(digest.hash(Array(payload)))
-                else { throw ReceiptError(.messageDigestMismatch, "the signed message digest does not match the content") }
-                digestOK = true
-            default:
-                continue
-            }
+        guard let der = signerInfo.signedAttributes else { return payload }
+        let attributes = try SignedAttributes(der: der)
+        guard attributes.messageDigest.elementsEqual(digest.hash(Array(payload))) else {
+            throw ReceiptError(.messageDigestMismatch, "the signed message digest does not match the content")
         }
-        guard contentTypeOK, digestOK else {
-            throw ReceiptError(.messageDigestMismatch, "signed attributes lack content-type or message-digest")
-        }
-        bytes[0] = ASN1Tag.set  // signed as a SET OF, stored with an implicit [0] tag
-        return ByteString(bytes)
+        return attributes.signedBytes
     }
 
     /// The one way verification checks a signature: the key must pass ``KeyPolicy/standard``
