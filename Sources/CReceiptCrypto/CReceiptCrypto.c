@@ -36,31 +36,19 @@ rc_certificate *rc_certificate_parse(const uint8_t *der, size_t length) {
 
 void rc_certificate_free(rc_certificate *certificate) { X509_free(as_x509(certificate)); }
 
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-static int64_t days_from_civil(int64_t year, int64_t month, int64_t day) {
-    year -= month <= 2;
-    const int64_t era = (year >= 0 ? year : year - 399) / 400;
-    const int64_t year_of_era = year - era * 400;
-    const int64_t day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-    const int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    return era * 146097 + day_of_era - 719468;
-}
-
-static int asn1_time_to_epoch(const ASN1_TIME *time, int64_t *out) {
+static int read_time(const ASN1_TIME *time, rc_time *out) {
     struct tm tm;
     memset(&tm, 0, sizeof tm);
     if (time == NULL || ASN1_TIME_to_tm(time, &tm) != 1) return 0;
-    const int64_t days = days_from_civil((int64_t)tm.tm_year + 1900, (int64_t)tm.tm_mon + 1, tm.tm_mday);
-    *out = days * 86400 + (int64_t)tm.tm_hour * 3600 + (int64_t)tm.tm_min * 60 + tm.tm_sec;
+    *out = (rc_time){ tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec };
     return 1;
 }
 
-int rc_certificate_validity(const rc_certificate *certificate, int64_t *not_before, int64_t *not_after) {
+int rc_certificate_validity(const rc_certificate *certificate, rc_time *not_before, rc_time *not_after) {
     const X509 *x509 = as_x509(certificate);
-    return asn1_time_to_epoch(X509_get0_notBefore(x509), not_before)
-        && asn1_time_to_epoch(X509_get0_notAfter(x509), not_after);
+    return read_time(X509_get0_notBefore(x509), not_before)
+        && read_time(X509_get0_notAfter(x509), not_after);
 }
-
 int rc_certificate_extension(const rc_certificate *certificate, const char *oid) {
     ASN1_OBJECT *object = OBJ_txt2obj(oid, 1);
     if (object == NULL) return -2;

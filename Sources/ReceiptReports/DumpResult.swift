@@ -76,35 +76,14 @@ public struct DumpResult: Encodable, Sendable {
         case .success(let bytes):
             input = bytes
         }
-        let container: ReceiptContainer
-        do {
-            container = try ReceiptContainer.parse(ReceiptInput.receiptBytes(from: input))
-        } catch {
-            // An envelope refused for trust reasons (more certificates than allowed) is not
-            // verified, as receipt-server's 21003 says; anything else is unreadable.
-            if settings.verifier != nil, VerifyReceiptResponse.Status(error) == .notAuthenticated {
-                result.verification = .failure(Problem(error))
-            } else {
-                result.readError = Problem(error)
-            }
-            return result
-        }
-        if settings.wantsCertificates { result.certificates = container.certificateSummaries() }
-        if settings.wantsCertificateDetails { result.certificateDetails = container.certificateDetails() }
-        if let verifier = settings.verifier {
-            do {
-                result.verification = .success(try verifier.verify(container))
-            } catch {
-                result.verification = .failure(Problem(error))
-            }
-        }
-        let decoded: Receipt
-        do {
-            decoded = try ReceiptPayloadDecoder.decode(container.payload)
-        } catch {
-            result.readError = Problem(error)
-            return result
-        }
+        let inspection = ReceiptInspection.inspect(
+            input, verifier: settings.verifier,
+            options: InspectionOptions(decodesUnverified: true, summarizesCertificates: settings.wantsCertificates))
+        result.certificates = inspection.certificates
+        if settings.wantsCertificateDetails { result.certificateDetails = inspection.container?.certificateDetails() }
+        result.verification = inspection.verification?.mapError(Problem.init)
+        result.readError = inspection.readError.map(Problem.init)
+        guard let decoded = inspection.receipt else { return result }
         result.checks = checks(of: decoded, settings)
         if let credited = settings.credited {
             let ids = decoded.inAppPurchases.compactMap { $0.transactionID.map(ExactIdentifier.init) }
@@ -181,12 +160,12 @@ public struct DumpResult: Encodable, Sendable {
         return nil
     }
 
-    package var verdict: String {
-        if readError != nil { return "unreadable" }
+    package var verdict: Verdict {
+        if readError != nil { return .unreadable }
         switch verification {
-        case nil: return "not checked"
-        case .success: return "verified"
-        case .failure: return "not verified"
+        case nil: return .notChecked
+        case .success: return .verified
+        case .failure: return .notVerified
         }
     }
 

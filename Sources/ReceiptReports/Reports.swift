@@ -79,16 +79,14 @@ package struct TextReport {
             guard let value else { return }
             lines.append("  " + (name + ":").padded(to: 30) + value)
         }
-        switch (result.readError, result.verification) {
-        case (let problem?, _):
-            field("Verdict", style.red("UNREADABLE (\(problem.code))") + ": " + DisplayText.escape(problem.reason, limit: DisplayText.reasonLimit))
-        case (nil, .success(let report)?):
-            field("Verdict", style.green("VERIFIED") + " (\(report.mode.rawValue), \(report.digestAlgorithm), certificates valid at \(RFC3339.string(from: report.validationTime)))")
-        case (nil, .failure(let problem)?):
-            field("Verdict", style.red("NOT VERIFIED (\(problem.code))") + ": " + DisplayText.escape(problem.reason, limit: DisplayText.reasonLimit))
-        case (nil, nil):
-            field("Verdict", style.yellow("not checked") + " (--no-verify)")
+        let report: VerificationReport? = if case .success(let report)? = result.verification { report } else { nil }
+        let line = SupportView.verdictLine(result.verdict, report: report, code: result.problem?.code, reason: result.problem?.reason)
+        let colour = switch result.verdict {
+        case .verified: style.green
+        case .notChecked: style.yellow
+        default: style.red
         }
+        field("Verdict", colour(line.headline) + line.detail + (result.verdict == .notChecked ? " (--no-verify)" : ""))
         for check in result.checks {
             field("Check \(check.name)", (check.passed ? style.green("PASS") : style.red("FAIL")) + ": " + DisplayText.escape(check.detail, limit: DisplayText.reasonLimit))
         }
@@ -175,7 +173,7 @@ package enum ASN1Report {
         var lines = ["File: " + DisplayText.escape(result.file)]
         guard let receipt = result.receipt else {
             let problem = result.readError.map { "\($0.code)): " + DisplayText.escape($0.reason, limit: DisplayText.reasonLimit) } ?? "?)"
-            lines.append("  unreadable (" + problem)
+            lines.append("  \(Verdict.unreadable.rawValue) (" + problem)
             return lines.joined(separator: "\n") + "\n"
         }
         lines.append("SET OF ReceiptAttribute (\(receipt.attributes.count))")
@@ -215,7 +213,7 @@ package enum ASN1Report {
 /// The --format summary output: exactly one tab-separated line per receipt.
 package enum SummaryReport {
     package static func render(_ result: DumpResult) -> String {
-        var verdict = result.verdict
+        var verdict = result.verdict.rawValue
         if let problem = result.problem { verdict += " (\(problem.code))" }
         if result.problem == nil, result.checks.contains(where: { !$0.passed }) { verdict += " (check failed)" }
         let receipt = result.receipt
@@ -251,22 +249,11 @@ package enum JSONReport {
         spliced(result) ?? singleShot(result)
     }
 
-    /// The encoder for the whole result and for each part.
-    private static func makeEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(RFC3339.string(from: date))
-        }
-        return encoder
-    }
-
     /// The report encoded in one go: for results without in-app purchases, and should the
     /// encoder ever write other text than `spliced` expects or fail.
     package static func singleShot(_ result: DumpResult) -> String {
         do {
-            return text(try makeEncoder().encode(result))
+            return text(try JSONEncoder.receiptModels(prettyPrinted: true).encode(result))
         } catch {
             // The model holds only strings, numbers and dates; say so if that ever changes.
             return "{\"file\": \(JSONValue.string(result.file).rendered()), \"error\": {\"code\": \"encodingFailed\", \"reason\": \(JSONValue.string("\(error)").rendered())}}"
@@ -283,7 +270,7 @@ package enum JSONReport {
         guard let purchases = result.receipt?.inAppPurchases, !purchases.isEmpty else { return nil }
         var skeleton = result
         skeleton.receipt?.inAppPurchases = []
-        let encoder = makeEncoder()
+        let encoder = JSONEncoder.receiptModels(prettyPrinted: true)
         var head: String
         var parts: [String] = []
         do {

@@ -204,7 +204,7 @@ struct ReceiptDump: ParsableCommand {
 struct Outcome: Sendable {
     let output: String
     let exitStatus: Int32
-    let verdict: String
+    let verdict: Verdict
     let failedCheck: Bool
 
     init(_ result: DumpResult, _ renderer: Renderer) {
@@ -219,12 +219,14 @@ struct Outcome: Sendable {
 struct Totals {
     let line: String
     init(_ outcomes: [Outcome]) {
-        var counts: [String: Int] = [:]
+        var counts: [Verdict: Int] = [:]
         for outcome in outcomes { counts[outcome.verdict, default: 0] += 1 }
         let failedChecks = outcomes.filter(\.failedCheck).count
-        var parts = ["\(outcomes.count) receipts", "\(counts["verified", default: 0]) verified",
-                     "\(counts["not verified", default: 0]) not verified", "\(counts["unreadable", default: 0]) unreadable"]
-        if let unchecked = counts["not checked"] { parts.append("\(unchecked) not checked") }
+        var parts = ["\(outcomes.count) receipts"]
+        // Every run names these three; a verdict receipt-dump cannot give otherwise only when it occurred.
+        for verdict in Verdict.allCases where [.verified, .notVerified, .unreadable].contains(verdict) || counts[verdict] != nil {
+            parts.append("\(counts[verdict, default: 0]) \(verdict.rawValue)")
+        }
         if failedChecks > 0 { parts.append("\(failedChecks) failed a check") }
         line = "Totals: " + parts.joined(separator: ", ") + "\n"
     }

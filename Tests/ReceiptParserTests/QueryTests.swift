@@ -56,4 +56,27 @@ struct QueryTests {
         #expect(Array(latest.keys) == ["1000000692878476"])
         #expect(latest["1000000692878476"]?.transactionID == "1000000696553650")
     }
+
+    @Test func excludeOldTransactionsKeepsLookAlikeOriginalsApart() {
+        // Two subscriptions whose original transaction ids are equal as Strings (Kelvin sign
+        // and K): each keeps its own latest period.
+        func period(_ id: String, original: String, purchased: TimeInterval) -> InAppPurchase {
+            var purchase = InAppPurchase()
+            purchase.transactionID = id
+            purchase.originalTransactionID = original
+            purchase.purchaseDate = Date(timeIntervalSince1970: purchased)
+            purchase.expiresDate = Date(timeIntervalSince1970: purchased + 100)
+            return purchase
+        }
+        var receipt = Receipt()
+        receipt.inAppPurchases = [period("1", original: "tx-\u{212A}", purchased: 0), period("2", original: "tx-\u{212A}", purchased: 100),
+                                  period("3", original: "tx-K", purchased: 50), period("4", original: "tx-K", purchased: 10)]
+        #expect(receipt.excludingOldTransactions().inAppPurchases.map(\.transactionID) == ["2", "3"])
+        // Renewals without a transaction id of their own: only the latest stays.
+        var untagged = Receipt()
+        let renewals = [period("x", original: "tx-9", purchased: 0), period("x", original: "tx-9", purchased: 100)]
+            .map { renewal in var renewal = renewal; renewal.transactionID = nil; return renewal }
+        untagged.inAppPurchases = renewals
+        #expect(untagged.excludingOldTransactions().inAppPurchases == [renewals[1]])
+    }
 }

@@ -42,7 +42,7 @@ struct ReceiptService: Sendable {
 
     func verify(_ input: [UInt8]) -> Outcome {
         do {
-            let verified = try configuration.verifier.verifyAndDecode(input)
+            let verified = try configuration.verifier.inspect(input, options: .verifiedOnly).verified()
             if !configuration.accepts(bundleID: verified.receipt.bundleID) {
                 return .bundleNotAccepted(verified)
             }
@@ -78,9 +78,7 @@ struct ReceiptService: Sendable {
             return Self.status(status)
         case .accepted(var verified):
             if request.excludeOldTransactions {
-                var receipt = verified.receipt
-                receipt.inAppPurchases = Self.excludingOldTransactions(receipt)
-                verified = VerifiedReceipt(receipt: receipt, verification: verified.verification)
+                verified = VerifiedReceipt(receipt: verified.receipt.excludingOldTransactions(), verification: verified.verification)
             }
             return VerifyReceiptResponse.make(for: .success(verified), expecting: configuration.expectedEnvironment)
         }
@@ -88,20 +86,6 @@ struct ReceiptService: Sendable {
 
     static func status(_ status: VerifyReceiptResponse.Status) -> JSONValue {
         .object([("status", .number(status.rawValue))])
-    }
-
-    /// Keeps only the latest period of each auto-renewable subscription, as Apple's
-    /// `exclude-old-transactions` does; other purchases stay.
-    static func excludingOldTransactions(_ receipt: Receipt) -> [InAppPurchase] {
-        let latest = receipt.latestTransactions()
-        return receipt.inAppPurchases.filter { purchase in
-            guard purchase.expiresDate != nil, let original = purchase.originalTransactionID ?? purchase.transactionID else {
-                return true
-            }
-            // The entry itself must be the latest of its original, not merely share its
-            // transaction id: two renewals without one would otherwise both be "latest".
-            return latest[ExactIdentifier(original)] == purchase
-        }
     }
 
     func log(_ outcome: Outcome, route: String, logger: Logger) {

@@ -5,41 +5,36 @@ import ReceiptParser
 /// `POST /v1/receipts` answers: the typed model for a verified receipt, a JSON error otherwise.
 enum TypedResponse {
     struct Verified: Encodable {
-        let verdict = "verified"
+        let verdict = Verdict.verified
         let verification: VerificationReport
         let receipt: Receipt
     }
 
     struct Failure: Encodable {
-        let verdict: String
+        let verdict: Verdict
         let status: Int64
         let error: [String: String]
     }
 
     static func response(for outcome: ReceiptService.Outcome) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(RFC3339.string(from: date))
-        }
+        let encoder = JSONEncoder.receiptModels()
         let (status, data): (HTTPResponse.Status, Data)
         switch outcome {
         case .accepted(let verified):
             (status, data) = (.ok, try encoder.encode(Verified(verification: verified.verification, receipt: verified.receipt)))
         case .bundleNotAccepted(let verified):
-            let failure = Failure(verdict: "not accepted", status: VerifyReceiptResponse.Status.notAuthenticated.rawValue,
+            let failure = Failure(verdict: .notAccepted, status: VerifyReceiptResponse.Status.notAuthenticated.rawValue,
                                   error: ["code": "bundleNotAccepted",
                                           "reason": "bundle identifier \(verified.receipt.bundleID ?? "none") is not accepted by this server"])
             (status, data) = (.unprocessableContent, try encoder.encode(failure))
         case .otherEnvironment(let verified, let receiptStatus):
-            let failure = Failure(verdict: "not accepted", status: receiptStatus.rawValue,
+            let failure = Failure(verdict: .notAccepted, status: receiptStatus.rawValue,
                                   error: ["code": "otherEnvironment",
                                           "reason": otherEnvironmentReason(verified.receipt, status: receiptStatus)])
             (status, data) = (.unprocessableContent, try encoder.encode(failure))
         case .rejected(let error):
             let receiptStatus = VerifyReceiptResponse.Status(error)
-            let failure = Failure(verdict: receiptStatus == .malformed ? "unreadable" : "not verified",
+            let failure = Failure(verdict: Verdict(failure: error),
                                   status: receiptStatus.rawValue, error: ["code": error.code.name, "reason": error.reason])
             (status, data) = (httpStatus(for: error), try encoder.encode(failure))
         }
@@ -66,9 +61,9 @@ enum TypedResponse {
 
     /// 503 with status 21005 when no verification slot freed up in time; `Retry-After: 1`.
     static func busy(_ gate: VerificationGate) throws -> Response {
-        let failure = Failure(verdict: "unavailable", status: ReceiptService.busyStatus,
+        let failure = Failure(verdict: .unavailable, status: ReceiptService.busyStatus,
                               error: ["code": "busy", "reason": ServerError.busy(gate).message])
-        let data = try JSONEncoder().encode(failure)
+        let data = try JSONEncoder.receiptModels().encode(failure)
         return Response(status: .serviceUnavailable,
                         headers: [.contentType: "application/json; charset=utf-8", .retryAfter: "1"],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))

@@ -79,9 +79,20 @@ rc_certificate *_Nullable rc_certificate_parse(const uint8_t *_Nonnull der, size
 
 void rc_certificate_free(rc_certificate *_Nullable certificate);
 
-/// notBefore and notAfter as seconds since 1970-01-01T00:00:00Z. Returns 1, or 0 if unreadable.
+/// A certificate time as OpenSSL reads it (UTCTime or GeneralizedTime), in UTC. Turning it
+/// into an instant is calendar arithmetic, which is done once, in Swift.
+typedef struct {
+    int year;    ///< e.g. 2035
+    int month;   ///< 1...12
+    int day;     ///< 1...31
+    int hour;    ///< 0...23
+    int minute;  ///< 0...59
+    int second;  ///< 0...60
+} rc_time;
+
+/// notBefore and notAfter. Returns 1, or 0 if unreadable.
 int rc_certificate_validity(const rc_certificate *_Nonnull certificate,
-                            int64_t *_Nonnull not_before, int64_t *_Nonnull not_after);
+                            rc_time *_Nonnull not_before, rc_time *_Nonnull not_after);
 
 /// Looks up an extension by dotted OID: -1 absent, 0 present, 1 present and critical,
 /// -2 if the OID text is invalid.

@@ -65,11 +65,25 @@ public enum SupportView {
 
     /// The verdict line for a verification outcome; the reason escaped and bounded.
     public static func verdict(_ outcome: Result<VerificationReport, ReceiptError>) -> String {
+        let line: (headline: String, detail: String)
         switch outcome {
-        case .success(let report):
-            return "VERIFIED (\(report.mode.rawValue), \(report.digestAlgorithm), certificates valid at \(RFC3339.string(from: report.validationTime)))"
-        case .failure(let error):
-            return "NOT VERIFIED (\(error.code)): " + DisplayText.escape(error.reason, limit: DisplayText.reasonLimit)
+        case .success(let report): line = verdictLine(.verified, report: report)
+        case .failure(let error): line = verdictLine(Verdict(failure: error), code: error.code.name, reason: error.reason)
         }
+        return line.headline + line.detail
+    }
+
+    /// A verdict as support staff read it, in two parts so a terminal can colour the first:
+    /// the headline (`VERIFIED`, `NOT VERIFIED (code)`, `UNREADABLE (code)`, `not checked`) and
+    /// what follows it (the chain's terms, or `: ` and the reason, escaped and bounded).
+    public static func verdictLine(_ verdict: Verdict, report: VerificationReport? = nil, code: String? = nil,
+                                   reason: String? = nil) -> (headline: String, detail: String) {
+        // "not checked" is no verdict on the data, so it is not shouted.
+        var headline = verdict == .notChecked ? verdict.rawValue : verdict.rawValue.uppercased()
+        if let code { headline += " (\(code))" }
+        if let report {
+            return (headline, " (\(report.mode.rawValue), \(report.digestAlgorithm), certificates valid at \(RFC3339.string(from: report.validationTime)))")
+        }
+        return (headline, reason.map { ": " + DisplayText.escape($0, limit: DisplayText.reasonLimit) } ?? "")
     }
 }

@@ -134,7 +134,7 @@ public enum VerifyReceiptResponse {
     private static func wallClock(_ seconds: Int) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let second = seconds - days * 86_400
-        let (year, month, day) = RFC3339.civilFromDays(days)
+        let (year, month, day) = GregorianCalendar.civilFromDays(days)
         func pad(_ value: Int, _ width: Int = 2) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
@@ -150,7 +150,7 @@ enum PacificTime {
     static func offset(atUTC seconds: Int) -> Int {
         let standard = -8 * 3600
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let year = RFC3339.civilFromDays(days).year
+        let year = GregorianCalendar.civilFromDays(days).year
         let (start, end): (Int, Int)
         if year >= 2007 {       // second Sunday of March to first Sunday of November
             start = sunday(year: year, month: 3, occurrence: 2)
@@ -171,10 +171,10 @@ enum PacificTime {
     /// The day number (since 1970-01-01) of the n-th Sunday of a month; -1 for the last one.
     private static func sunday(year: Int, month: Int, occurrence: Int) -> Int {
         if occurrence < 0 {
-            let last = RFC3339.daysFromCivil(year: year, month: month, day: RFC3339.daysInMonth(year: year, month: month))
+            let last = GregorianCalendar.daysFromCivil(year: year, month: month, day: GregorianCalendar.daysInMonth(year: year, month: month))
             return last - weekday(last)
         }
-        let first = RFC3339.daysFromCivil(year: year, month: month, day: 1)
+        let first = GregorianCalendar.daysFromCivil(year: year, month: month, day: 1)
         return first + (7 - weekday(first)) % 7 + 7 * (occurrence - 1)
     }
 

@@ -46,6 +46,22 @@ extension Receipt {
         return latest
     }
 
+    /// The receipt as Apple's `exclude-old-transactions` answers it: of each auto-renewable
+    /// subscription only its latest period (``latestTransactions()``); other purchases stay.
+    public func excludingOldTransactions() -> Receipt {
+        let latest = latestTransactions()
+        var receipt = self
+        receipt.inAppPurchases = inAppPurchases.filter { purchase in
+            guard purchase.expiresDate != nil, let original = purchase.originalTransactionID ?? purchase.transactionID else {
+                return true
+            }
+            // The entry itself must be the latest of its original, not merely share its
+            // transaction id: two renewals without one would otherwise both be "latest".
+            return latest[ExactIdentifier(original)] == purchase
+        }
+        return receipt
+    }
+
     /// Auto-renewable subscription periods active at `date`: purchased at or before it, expiring
     /// after it, and not cancelled. Sorted by expiry, latest first.
     ///

@@ -33,8 +33,8 @@ public struct CertificateDetails: Sendable, Hashable, Codable {
         isCertificateAuthority = certificate.isCertificateAuthority
         extensions = certificate.extensionList
         var markers: [String] = []
-        if certificate.hasExtension(ReceiptVerifier.receiptSigningOID) { markers.append("receiptSigning") }
-        if certificate.hasExtension(ReceiptVerifier.wwdrIntermediateOID) { markers.append("wwdrIntermediate") }
+        if certificate.hasExtension(AppleMarkerExtension.receiptSigning.oid) { markers.append("receiptSigning") }
+        if certificate.hasExtension(AppleMarkerExtension.wwdrIntermediate.oid) { markers.append("wwdrIntermediate") }
         appleMarkers = markers
     }
 }

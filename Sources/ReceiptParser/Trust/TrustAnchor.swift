@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// What a receipt must chain to. Trust comes only from here, never from the receipt.
 public struct TrustAnchor: Sendable {
     /// The kinds of trust a verifier can be configured with.
@@ -68,28 +62,5 @@ public struct TrustAnchor: Sendable {
     private static func hexBytes(_ hex: String) -> [UInt8] {
         let digits = Array(hex.utf8)
         return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<($0 + 2)], as: UTF8.self), radix: 16)! }
-    }
-}
-
-/// Choices a server makes beyond the anchor.
-public struct VerificationPolicy: Sendable {
-    /// When certificates must be valid.
-    public enum ValidationTime: Sendable, Hashable {
-        /// At the receipt's creation date (attribute 12). Every real Apple receipt-signing
-        /// certificate has expired by now, so "now" would reject every old receipt.
-        case receiptCreationDate
-        /// At an instant the caller chooses.
-        case instant(Date)
-    }
-
-    /// Reject SHA-1 in the receipt signature and in the chain's certificate signatures.
-    public var requiresSHA256: Bool
-    /// When certificates must be valid.
-    public var validationTime: ValidationTime
-
-    /// SHA-1 allowed (2008–2024 Apple chains use it), certificates judged at creation date.
-    public init(requiresSHA256: Bool = false, validationTime: ValidationTime = .receiptCreationDate) {
-        self.requiresSHA256 = requiresSHA256
-        self.validationTime = validationTime
     }
 }

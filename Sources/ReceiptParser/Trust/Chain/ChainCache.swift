@@ -52,14 +52,12 @@ final class ChainCache: Sendable {
             Key(certificates: certificates.map { ByteString(Array($0)) }, signer: signer)
         }
 
-        /// Hashes the lengths and the last 32 bytes of each certificate (inside its signature,
-        /// so they differ between any two real certificates) and the identifier; equality below
-        /// compares every byte. Hashing whole certificates would cost more than the lookup saves.
+        /// Hashes each certificate as ``CertificateBytes`` does and the identifier; equality
+        /// below compares every byte.
         func hash(into hasher: inout Hasher) {
             hasher.combine(certificates.count)
             for certificate in certificates {
-                hasher.combine(certificate.count)
-                certificate.storage.suffix(32).withUnsafeBytes { hasher.combine(bytes: $0) }
+                hasher.combine(CertificateBytes(der: certificate))
             }
             hasher.combine(signer)
         }
@@ -140,7 +138,8 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
 }
 
 /// A certificate's DER as a dictionary key: hashed by its length and its last 32 bytes (inside
-/// the signature), compared byte for byte.
+/// its signature, so they differ between any two real certificates; hashing whole certificates
+/// would cost more than a lookup saves), compared byte for byte.
 struct CertificateBytes: Hashable, Sendable {
     let der: ByteString
 

@@ -69,16 +69,22 @@ final class Certificate: @unchecked Sendable {
             rc_certificate_free(handle)
             throw ReceiptError(.invalidCertificate, "certificate fields: \(error.reason)")
         }
-        var start: Int64 = 0
-        var end: Int64 = 0
+        var start = rc_time()
+        var end = rc_time()
         guard rc_certificate_validity(handle, &start, &end) == 1 else {
             rc_certificate_free(handle)
             throw ReceiptError(.invalidCertificate, "unreadable validity dates")
         }
-        notBefore = Date(timeIntervalSince1970: Double(start))
-        notAfter = Date(timeIntervalSince1970: Double(end))
+        notBefore = Self.instant(start)
+        notAfter = Self.instant(end)
         publicKey = PublicKeyFacts(handle)
         keyRefusal = KeyPolicy.standard.refusal(of: publicKey)
+    }
+
+    /// The instant of a certificate time, which OpenSSL gives in UTC.
+    private static func instant(_ time: rc_time) -> Date {
+        let days = GregorianCalendar.daysFromCivil(year: Int(time.year), month: Int(time.month), day: Int(time.day))
+        return Date(timeIntervalSince1970: Double(days * 86_400 + Int(time.hour) * 3600 + Int(time.minute) * 60 + Int(time.second)))
     }
 
     /// Parses a certificate given as DER or as PEM text (the first CERTIFICATE block).
@@ -159,57 +165,5 @@ final class Certificate: @unchecked Sendable {
                                     signatureBytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, signatureBytes.count)
             }
         }
-    }
-}
-
-/// The digest algorithms verification knows.
-enum Digest: Sendable {
-    case sha1, sha256, sha384, sha512
-
-    var algorithm: rc_digest_algorithm {
-        switch self {
-        case .sha1: RC_DIGEST_SHA1
-        case .sha256: RC_DIGEST_SHA256
-        case .sha384: RC_DIGEST_SHA384
-        case .sha512: RC_DIGEST_SHA512
-        }
-    }
-
-    var name: String {
-        switch self {
-        case .sha1: "SHA-1"
-        case .sha256: "SHA-256"
-        case .sha384: "SHA-384"
-        case .sha512: "SHA-512"
-        }
-    }
-
-    init?(oid: ByteString) {
-        switch Array(oid) {
-        case OID.sha1: self = .sha1
-        case OID.sha256: self = .sha256
-        case OID.sha384: self = .sha384
-        case OID.sha512: self = .sha512
-        default: return nil
-        }
-    }
-
-    /// The digest of a certificate signature algorithm (sha256WithRSAEncryption, ecdsa-with-SHA256, ...).
-    init?(signatureAlgorithm oid: ByteString) {
-        switch Array(oid) {
-        case OID.sha1WithRSA: self = .sha1
-        case OID.sha256WithRSA, OID.ecdsaWithSHA256: self = .sha256
-        case OID.sha384WithRSA, OID.ecdsaWithSHA384: self = .sha384
-        case OID.sha512WithRSA: self = .sha512
-        default: return nil
-        }
-    }
-
-    func hash(_ bytes: [UInt8]) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: Int(RC_MAX_DIGEST_LENGTH))
-        let count = bytes.withUnsafeBufferPointer { input in
-            rc_digest(algorithm, input.baseAddress ?? UnsafePointer(bitPattern: 1)!, input.count, &out)
-        }
-        return Array(out.prefix(count))
     }
 }

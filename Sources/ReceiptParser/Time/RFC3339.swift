@@ -24,7 +24,7 @@ public enum RFC3339 {
         let milliseconds = total - whole * 1000
         let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
         let secondOfDay = whole - days * 86_400
-        let (year, month, day) = civilFromDays(days)
+        let (year, month, day) = GregorianCalendar.civilFromDays(days)
         func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
@@ -77,7 +77,7 @@ public enum RFC3339 {
               let minute = digits(2), expect(UInt8(ascii: ":")),
               let second = digits(2)
         else { return nil }
-        guard (1...12).contains(month), (1...daysInMonth(year: year, month: month)).contains(day),
+        guard (1...12).contains(month), (1...GregorianCalendar.daysInMonth(year: year, month: month)).contains(day),
               hour <= 23, minute <= 59, second <= 60
         else { return nil }
 
@@ -111,7 +111,7 @@ public enum RFC3339 {
         }
         guard cursor == end else { return nil }
 
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = GregorianCalendar.daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
@@ -135,10 +135,10 @@ public enum RFC3339 {
         let hour = digit(11) * 10 + digit(12)
         let minute = digit(14) * 10 + digit(15)
         let second = digit(17) * 10 + digit(18)
-        guard notDigit == 0, year >= 1, month >= 1, month <= 12, day >= 1, day <= 28 || day <= daysInMonth(year: year, month: month),
+        guard notDigit == 0, year >= 1, month >= 1, month <= 12, day >= 1, day <= 28 || day <= GregorianCalendar.daysInMonth(year: year, month: month),
               hour <= 23, minute <= 59, second <= 60
         else { return nil }
-        // Days since 1970-01-01 by the same algorithm as daysFromCivil, in unsigned arithmetic:
+        // Days since 1970-01-01 by the same algorithm as GregorianCalendar.daysFromCivil, in unsigned arithmetic:
         // the year is 1...9999 here (year 0 goes to the general parser), so nothing is negative.
         let marchYear = UInt(month <= 2 ? year - 1 : year)
         let era = marchYear / 400
@@ -147,36 +147,5 @@ public enum RFC3339 {
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         let days = Int(era * 146_097 + dayOfEra) - 719_468
         return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second))
-    }
-
-    static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-    static func civilFromDays(_ count: Int) -> (year: Int, month: Int, day: Int) {
-        let days = count + 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -1,0 +1,62 @@
+/// Everything one pass of the pipeline learnt about one input, failures included: what
+/// support tools show and what servers decide on.
+///
+/// Made by ``ReceiptVerifier/inspect(_:options:)`` (or ``ReceiptInspection/inspect(_:verifier:options:)``
+/// without verification). ``ReceiptVerifier/verifyAndDecode(_:)`` is the same pass, strict.
+public struct ReceiptInspection: Sendable {
+    /// The envelope, when it could be read.
+    public internal(set) var container: ReceiptContainer?
+    /// Why the input, its envelope or its payload could not be read.
+    public internal(set) var readError: ReceiptError?
+    /// The verification's outcome; nil when no verifier was given or the envelope was unreadable.
+    public internal(set) var verification: Result<VerificationReport, ReceiptError>?
+    /// The decoded payload, when readable (and, unless the options allow otherwise, verified).
+    public internal(set) var receipt: Receipt?
+    /// Summaries of the envelope's certificates, when the options ask for them.
+    public internal(set) var certificates: [CertificateSummary] = []
+
+    /// What became of the input: unreadable, not verified, verified, or not checked.
+    public var verdict: Verdict {
+        if readError != nil { return .unreadable }
+        switch verification {
+        case nil: return .notChecked
+        case .success: return .verified
+        case .failure: return .notVerified
+        }
+    }
+
+    /// The first failure: the read error, else the verification's.
+    public var failure: ReceiptError? {
+        if let readError { return readError }
+        if case .failure(let error) = verification { return error }
+        return nil
+    }
+
+    /// The verified receipt, or the failure that prevented it.
+    public func verified() throws(ReceiptError) -> VerifiedReceipt {
+        if let failure { throw failure }
+        guard case .success(let report) = verification, let receipt else {
+            throw ReceiptError(.signatureInvalid, "the input was not verified")
+        }
+        return VerifiedReceipt(receipt: receipt, verification: report)
+    }
+}
+
+/// How much an inspection does beyond verifying and decoding.
+public struct InspectionOptions: Sendable, Hashable {
+    /// Decode the payload even when verification fails, to show what a forged or broken receipt
+    /// claims. Servers leave it off: a forged receipt then costs no decoding.
+    public var decodesUnverified: Bool
+    /// Summarize the envelope's certificates (remembered by their bytes, so a batch parses each
+    /// certificate once).
+    public var summarizesCertificates: Bool
+
+    /// Options for support tools by default: everything shown.
+    public init(decodesUnverified: Bool = true, summarizesCertificates: Bool = true) {
+        self.decodesUnverified = decodesUnverified
+        self.summarizesCertificates = summarizesCertificates
+    }
+
+    /// What a server needs: decode verified receipts only, no certificate summaries.
+    public static let verifiedOnly = InspectionOptions(decodesUnverified: false, summarizesCertificates: false)
+}

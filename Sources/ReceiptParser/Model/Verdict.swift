@@ -1,0 +1,22 @@
+/// What became of a piece of signed data, in the words every output uses: receipt-dump's
+/// lines and JSON, receipt-server's answers and page.
+public enum Verdict: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Genuine: the signature and the chain passed.
+    case verified = "verified"
+    /// Readable, but the signature or the chain failed.
+    case notVerified = "not verified"
+    /// Not signed data at all, or data whose structure cannot be read.
+    case unreadable = "unreadable"
+    /// Read without verification (receipt-dump's `--no-verify`).
+    case notChecked = "not checked"
+    /// Genuine, but refused by a server's rules (another app, another environment).
+    case notAccepted = "not accepted"
+    /// Not looked at: the server had no capacity in time.
+    case unavailable = "unavailable"
+
+    /// The verdict of a failure, by its code: the trust codes (21003) are `notVerified`, the
+    /// rest `unreadable`.
+    public init(failure error: ReceiptError) {
+        self = VerifyReceiptResponse.Status(error) == .notAuthenticated ? .notVerified : .unreadable
+    }
+}

@@ -1,0 +1,26 @@
+/// Certificate summaries for display, remembered process-wide by the certificates' bytes.
+
+extension ReceiptContainer {
+    /// Summaries of the certificates the receipt carries, for display. Certificates OpenSSL
+    /// cannot parse are left out.
+    ///
+    /// Summaries are remembered by the certificates' exact bytes (a few hundred, process-wide),
+    /// so a batch of receipts from the same signer parses each certificate once.
+    public func certificateSummaries() -> [CertificateSummary] {
+        certificates.compactMap { der in
+            let key = CertificateBytes(der: der)
+            if let known = CertificateSummary.cache[key] { return known.summary }
+            let summary = try? CertificateSummary(Certificate(der: der))
+            CertificateSummary.cache.insert(CertificateSummary.Known(summary: summary),
+                                            for: CertificateBytes(der: ByteString(Array(der))))
+            return summary
+        }
+    }
+}
+
+extension CertificateSummary {
+    /// A summary, or nil for bytes OpenSSL cannot parse as a certificate.
+    struct Known: Sendable { let summary: CertificateSummary? }
+    /// Summaries by certificate bytes, for ``ReceiptContainer/certificateSummaries()``.
+    static let cache = BoundedCache<CertificateBytes, Known>(capacity: 512)
+}
