@@ -8,7 +8,7 @@ import base64
 
 from .der import ia5, integer, octet, seq, set_unsorted, utf8
 from .fixture import FixtureList, Kit
-from .outcome import Outcome, invalid, unreadable, valid
+from .outcome import invalid, unreadable, valid
 from .payload import Attr, BUNDLE_ID, encode_attrs, iap_consumable, iap_subscription, replace_attr, sample_attrs, \
     sha1_hash, with_text, without
 
@@ -27,32 +27,30 @@ def strings(text: str) -> list[Attr]:
     return attrs + [(98, 1, utf8("unknown" + text))]
 
 
-def shows_strings(note: str, text: str) -> Outcome:
-    return valid(note, bundleID=BUNDLE_ID + text)
+# (file, what it is, what every output must show, the text after every displayed string)
+HOSTILE_STRINGS: list[tuple[str, str, str, str]] = [
+    ("terminal-escapes.receipt",
+     "Sample signed by test-signer; every displayed string (receipt type, bundle id, versions, age rating, product, "
+     "transaction, original transaction and offer ids, unknown attributes 98 and 1799) ends in escape sequences: "
+     "clear screen, cursor home, a green `Verdict: VERIFIED`, concealed text.",
+     "every human-facing output shows the escapes as `\\u{1B}`, JSON keeps the exact value", ESCAPES),
+    ("bidi-controls.receipt",
+     "Like `terminal-escapes.receipt` with U+202E (right-to-left override), U+2066/U+2069 isolates, U+200B, U+FEFF, "
+     "U+2028 and U+0085.", "shown escaped, never reordered", BIDI),
+    ("newline-tab-fields.receipt",
+     "Like `terminal-escapes.receipt` with a newline, a fake `--format summary` line (tab-separated), CR, DEL and C1 "
+     "CSI (U+009B) in every displayed field.", "`--format summary` stays one line, log records one line", FAKE_LINES),
+]
 
 
-@fixture("terminal-escapes.receipt",
-         "Sample signed by test-signer; every displayed string (receipt type, bundle id, versions, age rating, "
-         "product, transaction, original transaction and offer ids, unknown attributes 98 and 1799) ends in escape "
-         "sequences: clear screen, cursor home, a green `Verdict: VERIFIED`, concealed text.",
-         shows_strings("every human-facing output shows the escapes as `\\u{1B}`, JSON keeps the exact value", ESCAPES))
-def terminal_escapes(kit: Kit) -> bytes:
-    return kit.signed(encode_attrs(strings(ESCAPES)))
+def strings_fixture(file: str, what: str, note: str, text: str) -> None:
+    @fixture(file, what, valid(note, bundleID=BUNDLE_ID + text))
+    def build(kit: Kit) -> bytes:
+        return kit.signed(encode_attrs(strings(text)))
 
 
-@fixture("bidi-controls.receipt",
-         "Like `terminal-escapes.receipt` with U+202E (right-to-left override), U+2066/U+2069 isolates, U+200B, "
-         "U+FEFF, U+2028 and U+0085.", shows_strings("shown escaped, never reordered", BIDI))
-def bidi_controls(kit: Kit) -> bytes:
-    return kit.signed(encode_attrs(strings(BIDI)))
-
-
-@fixture("newline-tab-fields.receipt",
-         "Like `terminal-escapes.receipt` with a newline, a fake `--format summary` line (tab-separated), CR, DEL and "
-         "C1 CSI (U+009B) in every displayed field.",
-         shows_strings("`--format summary` stays one line, log records one line", FAKE_LINES))
-def newline_tab_fields(kit: Kit) -> bytes:
-    return kit.signed(encode_attrs(strings(FAKE_LINES)))
+for row in HOSTILE_STRINGS:
+    strings_fixture(*row)
 
 
 @fixture("bad-date-escapes.receipt",

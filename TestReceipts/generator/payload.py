@@ -30,7 +30,7 @@ def sha1_hash(bundle_id_value: bytes) -> bytes:
     return hashlib.sha1(DEVICE_GUID.bytes + OPAQUE_VALUE + bundle_id_value).digest()
 
 
-def in_app(quantity: int, product: str, transaction: str, purchased: str, original_purchased: str,
+def in_app_entry(quantity: int, product: str, transaction: str, purchased: str, original_purchased: str,
            product_type: int, expires: str = "", web_order: int = 0, cancelled: str = "",
            trial: int = 0) -> list[Attr]:
     """One in-app entry, in type order, as real receipts write them (empty dates when absent)."""
@@ -51,18 +51,32 @@ def in_app(quantity: int, product: str, transaction: str, purchased: str, origin
 
 
 def iap_consumable() -> list[Attr]:
-    return in_app(3, "com.example.coins.100", "2000000000000001", "2025-05-01T10:00:00Z", "2025-05-01T10:00:00Z", 1)
+    return in_app_entry(3, "com.example.coins.100", "2000000000000001", "2025-05-01T10:00:00Z", "2025-05-01T10:00:00Z", 1)
 
 
 def iap_subscription() -> list[Attr]:
-    return in_app(1, "com.example.pro.monthly", "2000000000000002", "2025-05-20T09:30:00.250Z",
+    return in_app_entry(1, "com.example.pro.monthly", "2000000000000002", "2025-05-20T09:30:00.250Z",
                   "2025-05-20T09:30:00Z", 3, expires="2025-06-20T09:30:00Z", web_order=5000000000123456,
                   trial=1) + [(1721, 1, utf8("com.example.pro.winback")), (1799, 1, utf8("kept"))]
 
 
 def iap_refunded() -> list[Attr]:
-    return in_app(1, "com.example.unlock", "2000000000000003", "2025-04-02T08:00:00+0200",
+    return in_app_entry(1, "com.example.unlock", "2000000000000003", "2025-04-02T08:00:00+0200",
                   "2025-04-02T08:00:00+0200", 0, cancelled="2025-04-10T00:00:00-0700")
+
+
+def app_attrs(receipt_type: str) -> list[Attr]:
+    """Attributes 0 to 5, as both payloads start: the receipt type, app item id 0, the bundle id,
+    version 1.4.2, the opaque value and the device hash that goes with them."""
+    bundle = utf8(BUNDLE_ID)
+    return [
+        (0, 1, utf8(receipt_type)),
+        (1, 1, integer(0)),
+        (2, 1, bundle),
+        (3, 1, utf8("1.4.2")),
+        (4, 1, OPAQUE_VALUE),
+        (5, 1, sha1_hash(bundle)),
+    ]
 
 
 def sample_attrs(in_app: list[list[Attr]] | None = None) -> list[Attr]:
@@ -73,18 +87,8 @@ def sample_attrs(in_app: list[list[Attr]] | None = None) -> list[Attr]:
     """
     if in_app is None:
         in_app = [iap_consumable(), iap_subscription(), iap_refunded()]
-    bundle = utf8(BUNDLE_ID)
     iaps = [(17, 1, encode_attrs(entry)) for entry in in_app]
-    attrs: list[Attr] = [
-        (0, 1, utf8("ProductionSandbox")),
-        (1, 1, integer(0)),
-        (2, 1, bundle),
-        (3, 1, utf8("1.4.2")),
-        (4, 1, OPAQUE_VALUE),
-        (5, 1, sha1_hash(bundle)),
-        (10, 1, ia5("4+")),
-        (12, 1, ia5("2025-06-01T12:00:00Z")),
-    ]
+    attrs = app_attrs("ProductionSandbox") + [(10, 1, ia5("4+")), (12, 1, ia5("2025-06-01T12:00:00Z"))]
     attrs += iaps[:1]
     attrs += [(15, 1, integer(0)), (16, 1, integer(0))]
     attrs += iaps[1:2]
@@ -96,15 +100,8 @@ def sample_attrs(in_app: list[list[Attr]] | None = None) -> list[Attr]:
 
 def storekit_attrs() -> list[Attr]:
     """An Xcode StoreKit Testing payload: one purchase, transaction "0", an expiration date."""
-    bundle = utf8(BUNDLE_ID)
-    entry = in_app(1, "com.example.coins.100", "0", "2025-06-01T12:59:30+0100", "2025-06-01T12:59:30+0100", 1)
-    return [
-        (0, 1, utf8("Xcode")),
-        (1, 1, integer(0)),
-        (2, 1, bundle),
-        (3, 1, utf8("1.4.2")),
-        (4, 1, OPAQUE_VALUE),
-        (5, 1, sha1_hash(bundle)),
+    entry = in_app_entry(1, "com.example.coins.100", "0", "2025-06-01T12:59:30+0100", "2025-06-01T12:59:30+0100", 1)
+    return app_attrs("Xcode") + [
         (12, 1, ia5("2025-06-01T13:00:00+0100")),
         (17, 1, encode_attrs(entry)),
         (19, 1, utf8("1.0")),

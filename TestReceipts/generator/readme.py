@@ -109,10 +109,11 @@ from the repository root with
                                                 # compare with the committed files
 
 (Python ≥ 3.11 + `cryptography`; the self-check needs the `openssl` command.)
-The generator is the package `generator/` (one module per concept: `der`, `oids`,
-`pki`, `payload`, `pkcs7`, `forgery`, the fixtures in `receipts`,
-`hostile_certificates` and `hostile_content`, then `manifest`, `readme`,
-`selfcheck`); `generate.py` only runs it. The private keys in `pki/*.key.pem`
+The generator is the package `generator/`, one module per concept: `der`,
+`oids`, `pki`, `payload`, `pkcs7`, `forgery`; `outcome` and `fixture` (how a
+fixture is declared); the fixtures in `receipts`, `hostile_certificates` and
+`hostile_content`; then `manifest`, `readme`, `selfcheck`. `generate.py` only
+runs it. The private keys in `pki/*.key.pem`
 are reused when present, and certificates have fixed names, serials and dates,
 so regenerating gives byte-identical files (RSA PKCS#1 v1.5 and the hostile
 fixtures' ECDSA are deterministic); `--check` says so, or compare with
