@@ -10,7 +10,7 @@ TestReceipts/pki (test-signer <- test-intermediate <- test-root, SHA-256). With 
 also writes N small receipts (1 to 8 entries each) into .receipts/batch-N/ for the receipt-dump
 directory measurements.
 
-Reuses the DER encoder and PKCS #7 builder of TestReceipts/generate.py; reads the committed
+Reuses the DER encoder and PKCS #7 builder of TestReceipts/generator; reads the committed
 certificates and keys, writes nothing under TestReceipts/.
 """
 from __future__ import annotations
@@ -19,22 +19,17 @@ import argparse
 import sys
 from pathlib import Path
 
-from cryptography import x509
-from cryptography.hazmat.primitives import serialization
-
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT / "TestReceipts"))
-import generate as g  # noqa: E402
+from generator.der import ia5, integer, utf8  # noqa: E402
+from generator.payload import OPAQUE_VALUE, Attr, encode_attrs, sha1_hash  # noqa: E402
+from generator.pkcs7 import simple_receipt  # noqa: E402
+from generator.pki import load_cert  # noqa: E402
 
 OUT = HERE.parent / ".receipts"
+PKI = ROOT / "TestReceipts" / "pki"
 COUNTS = [1, 10, 100, 1000, 10000]
-
-
-def load(name: str) -> g.Cert:
-    der = (g.PKI_DIR / f"{name}.der").read_bytes()
-    key = serialization.load_pem_private_key((g.PKI_DIR / f"{name}.key.pem").read_bytes(), password=None)
-    return g.Cert(name, key, x509.load_der_x509_certificate(der), der)
 
 
 def date(index: int, base_day: int = 0) -> str:
@@ -43,58 +38,58 @@ def date(index: int, base_day: int = 0) -> str:
     return f"{year:04d}-{rest // 28 + 1:02d}-{rest % 28 + 1:02d}T{index % 24:02d}:{index * 7 % 60:02d}:{index * 13 % 60:02d}Z"
 
 
-def entry(index: int) -> list[g.Attr]:
+def entry(index: int) -> list[Attr]:
     """One in-app entry: mostly monthly subscription renewals, every fifth a consumable."""
     subscription = index % 5 != 0
     transaction = f"{1000000000000000 + index * 7919}"
     original = f"{1000000000000000}" if subscription else transaction
     product = "com.example.receiptparser.pro.monthly" if subscription else "com.example.receiptparser.coins.100"
-    attrs: list[g.Attr] = [
-        (1701, 1, g.integer(1)),
-        (1702, 1, g.utf8(product)),
-        (1703, 1, g.utf8(transaction)),
-        (1704, 1, g.ia5(date(index))),
-        (1705, 1, g.utf8(original)),
-        (1706, 1, g.ia5(date(0))),
-        (1707, 1, g.integer(3 if subscription else 0)),
-        (1708, 1, g.ia5(date(index, 28) if subscription else "")),
-        (1711, 1, g.integer(1000000012345678 + index if subscription else 0)),
-        (1712, 1, g.ia5("")),
-        (1713, 1, g.integer(1 if index == 1 else 0)),
-        (1719, 1, g.integer(0)),
+    attrs: list[Attr] = [
+        (1701, 1, integer(1)),
+        (1702, 1, utf8(product)),
+        (1703, 1, utf8(transaction)),
+        (1704, 1, ia5(date(index))),
+        (1705, 1, utf8(original)),
+        (1706, 1, ia5(date(0))),
+        (1707, 1, integer(3 if subscription else 0)),
+        (1708, 1, ia5(date(index, 28) if subscription else "")),
+        (1711, 1, integer(1000000012345678 + index if subscription else 0)),
+        (1712, 1, ia5("")),
+        (1713, 1, integer(1 if index == 1 else 0)),
+        (1719, 1, integer(0)),
     ]
     return attrs
 
 
 def payload(count: int) -> bytes:
-    bundle = g.utf8("com.example.receiptparser.benchmark")
-    attrs: list[g.Attr] = [
-        (0, 1, g.utf8("Production")),
-        (1, 1, g.integer(1234567890)),
+    bundle = utf8("com.example.receiptparser.benchmark")
+    attrs: list[Attr] = [
+        (0, 1, utf8("Production")),
+        (1, 1, integer(1234567890)),
         (2, 1, bundle),
-        (3, 1, g.utf8("4.2.1")),
-        (4, 1, g.OPAQUE_VALUE),
-        (5, 1, g.sha1_hash(bundle)),
-        (10, 1, g.ia5("4+")),
-        (12, 1, g.ia5("2025-06-01T12:00:00Z")),
-        (15, 1, g.integer(98765432101)),
-        (16, 1, g.integer(834567890)),
-        (18, 1, g.ia5("2019-01-01T07:00:00Z")),
-        (19, 1, g.utf8("1.0")),
+        (3, 1, utf8("4.2.1")),
+        (4, 1, OPAQUE_VALUE),
+        (5, 1, sha1_hash(bundle)),
+        (10, 1, ia5("4+")),
+        (12, 1, ia5("2025-06-01T12:00:00Z")),
+        (15, 1, integer(98765432101)),
+        (16, 1, integer(834567890)),
+        (18, 1, ia5("2019-01-01T07:00:00Z")),
+        (19, 1, utf8("1.0")),
     ]
-    attrs += [(17, 1, g.encode_attrs(entry(i))) for i in range(count)]
-    return g.encode_attrs(attrs)
+    attrs += [(17, 1, encode_attrs(entry(i))) for i in range(count)]
+    return encode_attrs(attrs)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--batch", type=int, default=0, help="also write N small receipts into .receipts/batch-N/")
     args = parser.parse_args()
-    signer, intermediate, root = load("test-signer"), load("test-intermediate"), load("test-root")
+    signer, intermediate, root = (load_cert(PKI, name) for name in ("test-signer", "test-intermediate", "test-root"))
     OUT.mkdir(exist_ok=True)
     for count in COUNTS:
         path = OUT / f"inapp-{count}.receipt"
-        data = g.simple_receipt(payload(count), signer, [intermediate, root])
+        data = simple_receipt(payload(count), signer, [intermediate, root])
         if not path.exists() or path.read_bytes() != data:
             path.write_bytes(data)
         print(f"{path.relative_to(ROOT)}: {len(data)} bytes")
@@ -105,7 +100,7 @@ def main() -> int:
         for index in range(args.batch):
             path = batch / f"receipt-{index:05d}.receipt"
             if not path.exists():
-                path.write_bytes(g.simple_receipt(payloads[index % 8 + 1], signer, [intermediate, root]))
+                path.write_bytes(simple_receipt(payloads[index % 8 + 1], signer, [intermediate, root]))
         print(f"{batch.relative_to(ROOT)}: {args.batch} receipts")
     return 0
 

@@ -93,23 +93,27 @@ struct EnvironmentTests {
         #expect(try verifyReceiptAnswer("production", "production")["status"] as? Int == 21003)
     }
 
-    /// The receipt-type fixtures of TestReceipts/hostile (generate.py's RECEIPT_TYPES), signed
-    /// by the test PKI: file label and the type it carries.
-    static let receiptTypeFixtures: [(label: String, type: String?)] = [
-        ("production", "Production"), ("production-vpp", "ProductionVPP"), ("production-sandbox", "ProductionSandbox"),
-        ("production-vpp-sandbox", "ProductionVPPSandbox"), ("xcode", "Xcode"), ("missing", nil),
-        ("unknown", "ProductionTest"), ("lowercase", "production"),
-    ]
+    /// The fixtures whose receipt type TestReceipts/fixtures.json records and that verify under
+    /// App Store rules (hostile/receipt-type-*, the sample): file and the type they carry.
+    static func receiptTypeFixtures() throws -> [(file: String, type: String?)] {
+        let manifest = try FixtureManifest.load()
+        return manifest.fixtures.compactMap { fixture in
+            guard fixture.verdicts[FixtureManifest.appStore] == manifest.verified, let value = fixture.receipt?["receiptType"] else { return nil }
+            guard case .text(let type) = value else { return (fixture.file, nil) }
+            return (fixture.file, type)
+        }
+    }
 
     @Test func receiptDumpPlacesEveryGeneratedReceiptTypeUnderEveryExpectation() throws {
-        for (label, receiptType) in Self.receiptTypeFixtures {
+        let fixtures = try Self.receiptTypeFixtures()
+        #expect(fixtures.count >= 8)
+        for (file, receiptType) in fixtures {
             for expected in [nil, Environment.production, .sandbox] {
                 let result = try tool.run(["--format", "verifyreceipt", "--root", "pki/test-root.der"]
-                                          + (expected.map { ["--environment", $0.rawValue] } ?? [])
-                                          + ["hostile/receipt-type-\(label).receipt"])
+                                          + (expected.map { ["--environment", $0.rawValue] } ?? []) + [file])
                 let answer = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
                 let (status, field) = Self.expectedAnswer(receiptType, expecting: expected)
-                let what = "\(label) expecting \(String(describing: expected))"
+                let what = "\(file) expecting \(String(describing: expected))"
                 #expect(answer["status"] as? Int64 == status, "\(what): \(answer["status"] ?? "-")")
                 #expect(result.status == (status == 0 ? 0 : 1), "\(what): exit status \(result.status)")
                 #expect(answer["environment"] as? String == field, "\(what)")

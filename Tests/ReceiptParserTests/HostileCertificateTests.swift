@@ -2,58 +2,13 @@ import Foundation
 import Testing
 @testable import ReceiptParser
 
-/// The hostile fixtures of TestReceipts/hostile/ (certificate bombs, forged intermediates, keys
-/// outside the key policy, algorithm labels that do not fit the key): each refused with its
-/// exact code, the controls still valid, and the cache never changing a verdict.
-///
-/// Only public API and fixtures here, so these tests also run against older code.
+/// The hostile certificates of TestReceipts/hostile/ (certificate bombs, forged intermediates,
+/// keys outside the key policy, algorithm labels that do not fit the key) beyond their verdicts,
+/// which FixtureTests checks from TestReceipts/fixtures.json: the certificate cap, the size
+/// limit, and a remembered chain that does not excuse a wrong label.
 struct HostileCertificateTests {
     static func hostile(_ name: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("hostile/\(name)")))
-    }
-
-    static let refusals: [(String, ReceiptError.Code)] = [
-        ("certificate-bomb.receipt", .tooManyCertificates),
-        ("budget-eight-fakes.receipt", .untrustedChain),
-        ("key-exponent-too-large.receipt", .keyNotAllowed),
-        ("key-rsa-8192.receipt", .keyNotAllowed),
-        ("key-rsa-1024.receipt", .keyNotAllowed),
-        ("key-ec-p521.receipt", .keyNotAllowed),
-        ("ecdsa-label-rsa-signature.receipt", .unsupportedSignatureAlgorithm),
-        ("ecdsa-labelled-signer-certificate.receipt", .unsupportedSignatureAlgorithm),
-        ("rsa-label-ec-signer.receipt", .unsupportedSignatureAlgorithm),
-    ]
-
-    @Test(arguments: refusals)
-    func hostileFixtureIsRefusedWithItsCode(_ name: String, _ code: ReceiptError.Code) throws {
-        let bytes = try Self.hostile(name)
-        #expect(errorCode { try testRootVerifier().verifyAndDecode(bytes) } == code)
-        // A warm cache and no cache give the same verdict.
-        let cached = try testRootVerifier()
-        _ = try? cached.verifyAndDecode(bytes)
-        #expect(errorCode { try cached.verifyAndDecode(bytes) } == code)
-        let uncached = ReceiptVerifier(anchor: try .appStore(rootCertificate: pki("test-root.der")), chainCacheCapacity: 0)
-        #expect(errorCode { try uncached.verifyAndDecode(bytes) } == code)
-    }
-
-    @Test(arguments: ["budget-one-fake.receipt", "ec-signer.receipt"])
-    func hostileControlsVerify(_ name: String) throws {
-        let verified = try testRootVerifier().verifyAndDecode(Self.hostile(name))
-        #expect(verified.receipt.bundleID == "com.example.receiptparser.sample")
-        #expect(verified.verification.chain.map(\.subject).last == "CN=ReceiptParser Test Root CA,O=ReceiptParser Tests,C=US")
-    }
-
-    @Test func everyHostileFixtureIsSmallAndListed() throws {
-        let folder = Paths.fixtures.appendingPathComponent("hostile")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "SHA256SUMS" }
-        // Each is exercised by a suite: here, the output tests, the identifier and environment tests.
-        let known = Set(Self.refusals.map(\.0) + ["budget-one-fake.receipt", "ec-signer.receipt"]
-                        + HostileOutputTests.hostileFixtures + ["decomposed-bundle-id.receipt", "duplicate-receipt-data.json"]
-                        + EnvironmentTests.receiptTypeFixtures.map { "receipt-type-\($0.label).receipt" })
-        #expect(Set(names) == known)
-        for name in names {
-            #expect(try Self.hostile(name).count < 1 << 20, "\(name)")
-        }
     }
 
     @Test func theCapCountsCertificatesWithoutParsingThem() throws {

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import ReceiptParser
+
+/// TestReceipts/fixtures.json: every generated fixture's expected outcome, declared once beside
+/// the code that makes the fixture (TestReceipts/generator) and written by the generator, which
+/// also writes TestReceipts/README.md's tables from it. Tests read outcomes here instead of
+/// repeating them.
+struct FixtureManifest: Decodable, Sendable {
+    /// A trust configuration the verdicts are given under.
+    struct Trust: Decodable, Sendable {
+        /// How the README names it.
+        let label: String
+        /// App Store rules anchored at this root (a path under TestReceipts/).
+        let root: String?
+        /// StoreKit Testing mode with this certificate (a path under TestReceipts/).
+        let storeKitCertificate: String?
+        let requireSHA256: Bool?
+        /// The validation time instead of the receipt's creation date (RFC 3339).
+        let at: String?
+
+        /// The certificate a verified chain must end at: the root or the StoreKit certificate;
+        /// nil for Apple's roots.
+        var anchorFile: String? { root ?? storeKitCertificate }
+
+        /// A new verifier for this configuration.
+        func verifier(chainCacheCapacity: Int = ReceiptVerifier.defaultChainCacheCapacity) throws -> ReceiptVerifier {
+            let anchor: TrustAnchor
+            if let root {
+                anchor = try .appStore(rootCertificate: FixtureManifest.bytes(root))
+            } else if let storeKitCertificate {
+                anchor = try .storeKitTesting(certificate: FixtureManifest.bytes(storeKitCertificate))
+            } else {
+                anchor = .appleIncRoot
+            }
+            let time: VerificationPolicy.ValidationTime = try at.map { .instant(try #require(RFC3339.date(from: $0))) }
+                ?? .receiptCreationDate
+            return ReceiptVerifier(anchor: anchor, policy: VerificationPolicy(requiresSHA256: requireSHA256 ?? false,
+                                                                              validationTime: time),
+                                   chainCacheCapacity: chainCacheCapacity)
+        }
+    }
+
+    /// A decoded value the manifest expects: text, a count, or an absent attribute.
+    enum Value: Decodable, Sendable, Equatable, CustomStringConvertible {
+        case text(String)
+        case count(Int)
+        case absent
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                self = .absent
+            } else if let count = try? container.decode(Int.self) {
+                self = .count(count)
+            } else {
+                self = .text(try container.decode(String.self))
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .text(let text): DisplayText.escape(text)
+            case .count(let count): "\(count)"
+            case .absent: "absent"
+            }
+        }
+
+        /// The value `key` (a Swift property name) of `receipt`, or nil for a key no test knows.
+        static func of(_ key: String, in receipt: Receipt) -> Value? {
+            switch key {
+            case "bundleID": receipt.bundleID.map(Value.text) ?? .absent
+            case "receiptType": receipt.receiptType.map(Value.text) ?? .absent
+            case "environment": .text(receipt.environment.rawValue)
+            case "inAppPurchases": .count(receipt.inAppPurchases.count)
+            default: nil
+            }
+        }
+    }
+
+    /// One fixture and its outcome.
+    struct Fixture: Decodable, Sendable, CustomTestStringConvertible {
+        /// The path under TestReceipts/: `receipts/NAME` or `hostile/NAME`.
+        let file: String
+        /// Verdict by trust configuration: `verified` or a ReceiptError code name.
+        let verdicts: [String: String]
+        /// The payload decoder's own verdict when the payload is what is wrong.
+        let decoder: String?
+        /// Decoded values that hold under every configuration that verifies the fixture.
+        let receipt: [String: Value]?
+
+        var testDescription: String { file }
+
+        func bytes() throws -> [UInt8] { try FixtureManifest.bytes(file) }
+    }
+
+    /// The word for a verified fixture.
+    let verified: String
+    /// The key of App Store rules anchored at the test root, the configuration most verdicts are under.
+    static let appStore = "appStore"
+    let trust: [String: Trust]
+    let fixtures: [Fixture]
+
+    static let loaded = Result { try JSONDecoder().decode(FixtureManifest.self, from: Data(contentsOf: url)) }
+    static let url = Paths.fixtures.appendingPathComponent("fixtures.json")
+
+    static func load() throws -> FixtureManifest { try loaded.get() }
+
+    /// Every fixture, for `@Test(arguments:)`; empty if the manifest does not load (which
+    /// `FixtureTests.everyGeneratedFileIsInTheManifest` reports).
+    static var fixtures: [Fixture] { (try? load().fixtures) ?? [] }
+
+    static func fixture(_ file: String) throws -> Fixture {
+        try #require(try load().fixtures.first { $0.file == file }, "\(file) is not in fixtures.json")
+    }
+
+    static func bytes(_ path: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent(path)))
+    }
+
+    /// What `body` gives, in the manifest's words: `verified` or the ReceiptError code name.
+    func verdict<T>(_ body: () throws(ReceiptError) -> T) -> (verdict: String, value: T?) {
+        do throws(ReceiptError) {
+            return (verified, try body())
+        } catch {
+            return (error.code.name, nil)
+        }
+    }
+}
