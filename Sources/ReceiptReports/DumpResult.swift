@@ -5,33 +5,6 @@ import Foundation
 #endif
 import ReceiptParser
 
-/// What receipt-dump is asked to do with each receipt, beyond reading it.
-public struct DumpSettings: Sendable {
-    /// `--environment`: the environment a verifyreceipt answer expects.
-    public var expectedEnvironment: Environment?
-    /// Nil with `--no-verify`.
-    public var verifier: ReceiptVerifier?
-    // Identifiers match byte for byte: a bundle id that merely looks the same must fail.
-    package var productFilter: ExactIdentifier?
-    package var transactionFilter: ExactIdentifier?
-    package var activeAt: Date?
-    package var expectedBundleID: ExactIdentifier?
-    package var expectedAppVersion: ExactIdentifier?
-    package var deviceIdentifier: (text: String, bytes: [UInt8])?
-    package var credited: Set<ExactIdentifier>?
-    /// Whether the output shows the receipt's certificates (text and JSON do); a summary line
-    /// does not, and a batch should not pay for them.
-    public var wantsCertificates = true
-    /// `--certs`.
-    public var wantsCertificateDetails = false
-
-    /// No verification, no filters, no checks.
-    public init() {}
-
-    /// Whether any filter narrows the in-app purchases shown.
-    package var narrowsPurchases: Bool { productFilter != nil || transactionFilter != nil || activeAt != nil }
-}
-
 /// A requested check and its outcome.
 package struct CheckResult: Encodable, Sendable {
     package let name: String
@@ -190,23 +163,5 @@ public struct DumpResult: Encodable, Sendable {
         if !checks.isEmpty { try container.encode(checks, forKey: .checks) }
         try container.encodeIfPresent(reconciliation, forKey: .reconciliation)
         try container.encodeIfPresent(receipt, forKey: .receipt)
-    }
-}
-
-/// A failure as receipt-dump reports it: a stable code and a reason.
-public struct Problem: Error, Encodable, Sendable {
-    /// A ReceiptError code, or one of receipt-dump's own (`unreadableFile`).
-    public let code: String
-    /// For people; may quote input, so shown through DisplayText.
-    public let reason: String
-
-    /// A failure with this code and reason.
-    public init(code: String, reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-
-    package init(_ error: ReceiptError) {
-        self.init(code: error.code.name, reason: error.reason)
     }
 }

@@ -1,0 +1,33 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ReceiptParser
+
+/// What receipt-dump is asked to do with each receipt, beyond reading it.
+public struct DumpSettings: Sendable {
+    /// `--environment`: the environment a verifyreceipt answer expects.
+    public var expectedEnvironment: Environment?
+    /// Nil with `--no-verify`.
+    public var verifier: ReceiptVerifier?
+    // Identifiers match byte for byte: a bundle id that merely looks the same must fail.
+    package var productFilter: ExactIdentifier?
+    package var transactionFilter: ExactIdentifier?
+    package var activeAt: Date?
+    package var expectedBundleID: ExactIdentifier?
+    package var expectedAppVersion: ExactIdentifier?
+    package var deviceIdentifier: (text: String, bytes: [UInt8])?
+    package var credited: Set<ExactIdentifier>?
+    /// Whether the output shows the receipt's certificates (text and JSON do); a summary line
+    /// does not, and a batch should not pay for them.
+    public var wantsCertificates = true
+    /// `--certs`.
+    public var wantsCertificateDetails = false
+
+    /// No verification, no filters, no checks.
+    public init() {}
+
+    /// Whether any filter narrows the in-app purchases shown.
+    package var narrowsPurchases: Bool { productFilter != nil || transactionFilter != nil || activeAt != nil }
+}

@@ -1,0 +1,21 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ReceiptParser
+
+/// The --format summary output: exactly one tab-separated line per receipt.
+package enum SummaryReport {
+    package static func render(_ result: DumpResult) -> String {
+        var verdict = result.verdict.rawValue
+        if let problem = result.problem { verdict += " (\(problem.code))" }
+        if result.problem == nil, result.checks.contains(where: { !$0.passed }) { verdict += " (check failed)" }
+        let receipt = result.receipt
+        // One line per receipt whatever the fields hold: tabs and newlines in them are escaped.
+        return [DisplayText.escape(result.file), verdict,
+                DisplayText.escape(receipt?.bundleID ?? "-", limit: DisplayText.fieldLimit),
+                DisplayText.escape(receipt?.receiptType ?? "-", limit: DisplayText.cellLimit),
+                receipt.map { "\($0.inAppPurchases.count) in-app" } ?? "-"].joined(separator: "\t")
+    }
+}
