@@ -236,7 +236,7 @@ final class Progress: @unchecked Sendable {
     private let enabled: Bool
     private var done = 0
     private var lastDrawn = -1
-    private let lock = Lock()
+    private let lock = ReadWriteLock()
 
     init(total: Int) {
         self.total = total

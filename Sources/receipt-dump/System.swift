@@ -8,31 +8,8 @@ import Darwin
 
 // The few operating-system calls receipt-dump makes itself. It imports FoundationEssentials
 // only, not Foundation (which has FileHandle and NSLock): on Linux, loading Foundation and ICU
-// took more of a one-receipt run than verifying the receipt did.
-
-/// A mutual-exclusion lock.
-final class Lock: @unchecked Sendable {
-    // @unchecked: the mutex is what makes sharing safe; it lives at a fixed address.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-    }
-
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-}
+// took more of a one-receipt run than verifying the receipt did. The lock is the library's
+// ReadWriteLock.
 
 enum StandardStreams {
     /// Everything on standard input, up to end of file or the first read error.
