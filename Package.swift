@@ -10,6 +10,9 @@ let package = Package(
         // receipt-dump's reports (what one input gave, and its text, asn1, summary and JSON
         // renderings), a product so the fuzz package can render with them; not a supported API.
         .library(name: "ReceiptReports", targets: ["ReceiptReports"]),
+        // The trust options receipt-dump and receipt-server share (--root, --storekit-testing,
+        // --require-sha256, --at), a product so the server package can use them; not a supported API.
+        .library(name: "ReceiptCommandLine", targets: ["ReceiptCommandLine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -25,6 +28,10 @@ let package = Package(
         .target(name: "CReceiptCrypto", dependencies: ["COpenSSL"]),
         .target(name: "ReceiptParser", dependencies: ["CReceiptCrypto"]),
         .target(name: "ReceiptReports", dependencies: ["ReceiptParser"]),
+        .target(
+            name: "ReceiptCommandLine",
+            dependencies: ["ReceiptParser", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // receipt-dump's worker threads, started on their own processors (GNU calls Swift cannot see).
         .target(name: "CDumpThreads"),
         .executableTarget(
@@ -32,6 +39,7 @@ let package = Package(
             dependencies: [
                 "ReceiptParser",
                 "ReceiptReports",
+                "ReceiptCommandLine",
                 "CDumpThreads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
