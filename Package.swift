@@ -44,8 +44,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The library's suites; ReceiptReports only for the fuzz harness's render target.
+        .testTarget(name: "ReceiptParserTests", dependencies: ["ReceiptParser", "ReceiptReports"]),
+        // receipt-dump's suites: the built tool run as a child process, and its reports. Support.swift,
+        // TestReceipt.swift and Expected.swift are symlinks to ReceiptParserTests' files.
         .testTarget(
-            name: "ReceiptParserTests",
+            name: "ReceiptDumpTests",
             dependencies: ["ReceiptParser", "ReceiptReports"],
             exclude: ["Golden"]
         ),

@@ -48,8 +48,8 @@ struct HostileCertificateTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "SHA256SUMS" }
         // Each is exercised by a suite: here, the output tests, the identifier and environment tests.
         let known = Set(Self.refusals.map(\.0) + ["budget-one-fake.receipt", "ec-signer.receipt"]
-                        + HostileOutputTests.hostileFixtures + ["decomposed-bundle-id.receipt", "duplicate-receipt-data.json"]
-                        + EnvironmentTests.receiptTypeFixtures.map { "receipt-type-\($0.label).receipt" })
+                        + Expected.hostileOutputFixtures + ["decomposed-bundle-id.receipt", "duplicate-receipt-data.json"]
+                        + Expected.receiptTypeFixtures.map { "receipt-type-\($0.label).receipt" })
         #expect(Set(names) == known)
         for name in names {
             #expect(try Self.hostile(name).count < 1 << 20, "\(name)")
