@@ -35,6 +35,7 @@ let package = Package(
             name: "receipt-server",
             dependencies: [
                 "ReceiptServer",
+                .product(name: "ReceiptCommandLine", package: "ReceiptParser"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -42,6 +43,7 @@ let package = Package(
             name: "ReceiptServerTests",
             dependencies: [
                 "ReceiptServer",
+                "receipt-server",  // the command's options, parsed as on a command line
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

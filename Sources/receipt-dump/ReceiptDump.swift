@@ -11,6 +11,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ReceiptCommandLine
 import ReceiptParser
 import ReceiptReports
 
@@ -53,20 +54,10 @@ struct ReceiptDump: ParsableCommand {
 
     // MARK: Trust
 
-    @Option(name: .long, help: ArgumentHelp("Trust this root (DER or PEM) instead of Apple Inc. Root; Apple's chain rules still apply.", valueName: "CERT"))
-    var root: String?
-
-    @Option(name: .customLong("storekit-testing"), help: ArgumentHelp("Verify Xcode StoreKit Testing receipts signed by this certificate (DER or PEM), exported from Xcode.", valueName: "CERT"))
-    var storeKitTesting: String?
+    @OptionGroup(title: "Trust") var trust: TrustOptions<NoEnvironmentDefaults>
 
     @Flag(name: .customLong("no-verify"), help: "Decode without verifying the signature or the chain.")
     var noVerify = false
-
-    @Option(name: .long, help: ArgumentHelp("Judge certificates at this RFC 3339 instant instead of the receipt's creation date; also the instant for subscription status.", valueName: "RFC3339"))
-    var at: String?
-
-    @Flag(name: .customLong("require-sha256"), help: "Reject SHA-1 in the receipt signature and the certificate chain.")
-    var requireSHA256 = false
 
     @Option(name: .long, help: ArgumentHelp("With --format verifyreceipt: the environment expected; a receipt from the other gives status 21007 or 21008, one of unknown type 21003.", valueName: "ENV"))
     var environment: ExpectedEnvironment?
@@ -106,17 +97,10 @@ struct ReceiptDump: ParsableCommand {
         if files.isEmpty && jsonl.isEmpty {
             throw ValidationError("Give at least one FILE, directory, - or --jsonl FILE.")
         }
-        if root != nil && storeKitTesting != nil {
-            throw ValidationError("--root and --storekit-testing exclude each other.")
-        }
-        if noVerify && (root != nil || storeKitTesting != nil || requireSHA256 || format == .verifyreceipt) {
+        if noVerify && (trust.configuresVerification || format == .verifyreceipt) {
             throw ValidationError("--no-verify excludes --root, --storekit-testing, --require-sha256 and --format verifyreceipt.")
         }
-        for (name, value) in [("--at", at), ("--active-at", activeAt)] {
-            if let value, RFC3339.date(from: value) == nil {
-                throw ValidationError("\(name) takes an RFC 3339 time such as 2024-05-01T12:00:00Z, not '\(value)'.")
-            }
-        }
+        if let activeAt { _ = try RFC3339.instant(activeAt, option: "--active-at") }
         if let deviceGUID, DeviceIdentifier.parse(deviceGUID) == nil {
             throw ValidationError("--device-guid takes a UUID or hex bytes, not '\(deviceGUID)'.")
         }
@@ -133,7 +117,7 @@ struct ReceiptDump: ParsableCommand {
         let progress = Progress(total: sources.count)
         let style = Style(enabled: !noColor && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
         let renderer = Renderer(format: format, style: style, showDetails: certs,
-                                statusTime: activeAt.flatMap(RFC3339.date(from:)) ?? at.flatMap(RFC3339.date(from:)) ?? Date(),
+                                statusTime: activeAt.flatMap(RFC3339.date(from:)) ?? trust.instant ?? Date(),
                                 expectedEnvironment: settings.expectedEnvironment)
         // Each receipt is read, verified, decoded and rendered on the core that takes it; the
         // main thread keeps only the text and what the totals need.
@@ -170,33 +154,8 @@ struct ReceiptDump: ParsableCommand {
                 throw ValidationError("--credited: " + DisplayText.escape(problem.reason, limit: DisplayText.reasonLimit))
             }
         }
-        if !noVerify { settings.verifier = try makeVerifier() }
+        if !noVerify { settings.verifier = try trust.makeVerifier() }
         return settings
-    }
-
-    private func makeVerifier() throws -> ReceiptVerifier {
-        var policy = VerificationPolicy(requiresSHA256: requireSHA256)
-        if let at, let instant = RFC3339.date(from: at) {
-            policy.validationTime = .instant(instant)
-        }
-        do {
-            if let root {
-                return ReceiptVerifier(anchor: try .appStore(rootCertificate: try readCertificate(root)), policy: policy)
-            }
-            if let storeKitTesting {
-                return ReceiptVerifier(anchor: try .storeKitTesting(certificate: try readCertificate(storeKitTesting)), policy: policy)
-            }
-        } catch let error as ReceiptError {
-            throw ValidationError("cannot use the certificate: " + DisplayText.escape(error.reason, limit: DisplayText.reasonLimit))
-        }
-        return ReceiptVerifier(policy: policy)
-    }
-
-    private func readCertificate(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ValidationError("cannot read \(path)")
-        }
-        return [UInt8](data)
     }
 }
 
@@ -238,7 +197,7 @@ final class Progress: @unchecked Sendable {
     private let enabled: Bool
     private var done = 0
     private var lastDrawn = -1
-    private let lock = Lock()
+    private let lock = ReadWriteLock()
 
     init(total: Int) {
         self.total = total

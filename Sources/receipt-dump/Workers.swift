@@ -1,7 +1,7 @@
-import CDumpThreads
+import CReceiptDumpThreads
 
 /// receipt-dump's parallelism: the calling thread plus one thread per other processor the
-/// process may use (`dump_threads_apply`). libdispatch's second worker began its first
+/// process may use (`receipt_dump_threads_apply`). libdispatch's second worker began its first
 /// iteration 0.2–5.5 ms late in a fresh process, a tenth of a 2 000-receipt run.
 enum Workers {
     /// `transform` applied to every item, in order; the items are shared out one at a time.
@@ -34,7 +34,7 @@ enum Workers {
         withoutActuallyEscaping(body) { body in
             var body = body
             withUnsafeMutableBytes(of: &body) { context in
-                dump_threads_apply(iterations, { context, index in
+                receipt_dump_threads_apply(iterations, { context, index in
                     context!.assumingMemoryBound(to: ((Int) -> Void).self).pointee(index)
                 }, context.baseAddress)
             }
@@ -45,6 +45,6 @@ enum Workers {
 /// A pointer handed to threads that each write their own element through it.
 private struct Slots<Element>: @unchecked Sendable {
     // @unchecked: every element is written by one thread only, and read after
-    // dump_threads_apply has joined them all.
+    // receipt_dump_threads_apply has joined them all.
     let base: UnsafeMutablePointer<Element>?
 }

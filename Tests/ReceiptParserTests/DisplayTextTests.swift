@@ -3,20 +3,13 @@ import Testing
 
 /// The one function that turns input text into text shown to people.
 struct DisplayTextTests {
-    /// Scalars that must never reach a person raw: C0 (tab and newline included), DEL, C1,
-    /// bidirectional controls, zero-width and other format characters, line separators.
-    static let dangerous: [Unicode.Scalar] = (Array(0x00...0x1F) + [0x7F] + Array(0x80...0x9F)
-        + [0x061C, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
-           0x2060, 0x2066, 0x2067, 0x2068, 0x2069, 0xFEFF, 0xE0001])
-        .map { Unicode.Scalar(UInt32($0))! }
-
-    /// Whether `text` holds any of ``dangerous`` raw.
+    /// Whether `text` holds any of ``Expected/dangerousScalars`` raw.
     static func holdsRawControl(_ text: some StringProtocol) -> Bool {
-        text.unicodeScalars.contains { dangerous.contains($0) }
+        text.unicodeScalars.contains { Expected.dangerousScalars.contains($0) }
     }
 
     @Test func everyControlAndFormatCharacterIsEscaped() {
-        for scalar in Self.dangerous {
+        for scalar in Expected.dangerousScalars {
             let shown = DisplayText.escape("a" + String(Character(scalar)) + "b")
             #expect(!Self.holdsRawControl(shown), "U+\(String(scalar.value, radix: 16)) reached the output raw")
             #expect(shown.hasPrefix("a\\") && shown.hasSuffix("b"), "U+\(String(scalar.value, radix: 16)) shown as \(shown)")

@@ -20,6 +20,11 @@ func fixture(_ name: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("receipts/\(name)")))
 }
 
+/// The sample receipt as one line of base64.
+func sampleBase64() throws -> String {
+    String(decoding: try fixture("sample.b64"), as: UTF8.self).filter { !$0.isWhitespace }
+}
+
 func hostileFixture(_ name: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("hostile/\(name)")))
 }

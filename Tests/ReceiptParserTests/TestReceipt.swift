@@ -4,6 +4,14 @@ import Foundation
 /// Receipts made inside a test, for contents the generated fixtures do not have (look-alike
 /// identifiers, every receipt type).
 enum TestReceipt {
+    /// Identifiers equal as Swift `String`s but not byte for byte, in pairs.
+    enum LookAlike {
+        static let precomposed = "com.example.caf\u{E9}"
+        static let decomposed = "com.example.cafe\u{301}"
+        static let kelvin = "tx-\u{212A}"  // KELVIN SIGN, canonically "K"
+        static let letterK = "tx-K"
+    }
+
     /// One in-app purchase: product, transaction and original transaction identifiers.
     struct Purchase {
         var productID: String

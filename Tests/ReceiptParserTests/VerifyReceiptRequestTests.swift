@@ -5,14 +5,10 @@ import ReceiptParser
 /// Request bodies, `{"receipt-data": ...}`, read once and the same way by every entry point.
 struct VerifyReceiptRequestTests {
     /// The sample receipt's base64, on one line.
-    static func sampleBase64() throws -> String {
-        String(decoding: try fixture("sample.b64"), as: UTF8.self).filter { !$0.isWhitespace }
-    }
-
     func body(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     @Test func readsAppleRequestBodies() throws {
-        let base64 = try Self.sampleBase64()
+        let base64 = try sampleBase64()
         let request = try VerifyReceiptRequest.parse(body(#"{"receipt-data": "\#(base64)", "password": "secret", "exclude-old-transactions": true, "unknown": [1]}"#))
         #expect(request.receiptData == (try fixture("sample.receipt")))
         #expect(request.password == "secret")
@@ -25,7 +21,7 @@ struct VerifyReceiptRequestTests {
     }
 
     @Test func twoReceiptDataMembersAreRefused() throws {
-        let base64 = try Self.sampleBase64()
+        let base64 = try sampleBase64()
         let other = Data(try fixture("wrong-root.receipt")).base64EncodedString()
         for text in [#"{"receipt-data": "\#(base64)", "receipt-data": "\#(other)"}"#,
                      #"{"receipt-data": "\#(base64)", "receipt\u002ddata": "\#(other)"}"#,
@@ -39,7 +35,7 @@ struct VerifyReceiptRequestTests {
     }
 
     @Test func membersOfTheWrongTypeAreRefused() throws {
-        let base64 = try Self.sampleBase64()
+        let base64 = try sampleBase64()
         for text in [#"{"receipt-data": 12}"#, #"{"receipt-data": null}"#, #"{"receipt-data": ["\#(base64)"]}"#,
                      #"{"receipt-data": "\#(base64)", "exclude-old-transactions": "true"}"#,
                      #"{"receipt-data": "\#(base64)", "exclude-old-transactions": 1}"#,
@@ -54,7 +50,7 @@ struct VerifyReceiptRequestTests {
     }
 
     @Test func receiptInputReadsBodiesStrictly() throws {
-        let base64 = try Self.sampleBase64()
+        let base64 = try sampleBase64()
         let sample = try fixture("sample.receipt")
         #expect(try ReceiptInput.receiptBytes(from: fixture("sample-request.json")) == sample)
         // JSON writers escape "/" as "\/" (the fuzz regression sample-request-escaped-slashes).

@@ -52,7 +52,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     }
 
     router.get("/") { _, _ in
-        html(SupportPage.render(outcome: nil, input: ""))
+        html(SupportPage.render(outcome: nil, input: "", now: configuration.statusTime))
     }
 
     router.post("/") { request, context in
@@ -65,7 +65,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
             return outcome
         }
         guard let outcome else { throw ServerError.busy(service.gate) }
-        return html(SupportPage.render(outcome: outcome, input: pasted))
+        return html(SupportPage.render(outcome: outcome, input: pasted, now: configuration.statusTime))
     }
 
     return Application(

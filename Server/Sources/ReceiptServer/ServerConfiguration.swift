@@ -62,6 +62,13 @@ public struct ServerConfiguration: Sendable {
         self.verificationTimeoutSeconds = verificationTimeoutSeconds
     }
 
+    /// The instant the support page gives subscription status for: the one certificates are
+    /// judged at when the verifier fixes it (`--at`), else now, as receipt-dump does.
+    var statusTime: Date {
+        if case .instant(let instant) = verifier.policy.validationTime { return instant }
+        return Date()
+    }
+
     /// Whether receipts of this app are served: any when ``acceptedBundleIDs`` is empty, else
     /// only a bundle identifier with exactly the bytes of an accepted one.
     public func accepts(bundleID: String?) -> Bool {

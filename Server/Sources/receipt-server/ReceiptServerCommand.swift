@@ -2,11 +2,16 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import ReceiptCommandLine
 import ReceiptParser
 import ReceiptServer
 
-/// Reads a default from the environment: every option also has a RECEIPT_SERVER_* variable.
-private func fromEnvironment(_ name: String) -> String? { ProcessInfo.processInfo.environment["RECEIPT_SERVER_" + name] }
+/// Every option also has a RECEIPT_SERVER_* variable, which gives its default.
+enum ServerEnvironment: EnvironmentDefaults {
+    static var prefix: String? { "RECEIPT_SERVER_" }
+}
+
+private func fromEnvironment(_ name: String) -> String? { ServerEnvironment.value(name) }
 
 @main
 struct ReceiptServerCommand: AsyncParsableCommand {
@@ -27,11 +32,7 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (RECEIPT_SERVER_PORT).")
     var port: Int = fromEnvironment("PORT").flatMap(Int.init) ?? 8080
 
-    @Option(help: ArgumentHelp("Trust this root under Apple's chain rules instead of Apple Inc. Root (RECEIPT_SERVER_ROOT).", valueName: "CERT"))
-    var root: String? = fromEnvironment("ROOT")
-
-    @Option(name: .customLong("storekit-testing"), help: ArgumentHelp("Accept only Xcode StoreKit Testing receipts signed by this certificate (RECEIPT_SERVER_STOREKIT_TESTING).", valueName: "CERT"))
-    var storeKitTesting: String? = fromEnvironment("STOREKIT_TESTING")
+    @OptionGroup(title: "Trust") var trust: TrustOptions<ServerEnvironment>
 
     @Option(name: .customLong("bundle-id"), help: ArgumentHelp("Accept receipts of this app; repeat for several (RECEIPT_SERVER_BUNDLE_IDS, comma-separated). Default: any.", valueName: "ID"))
     var bundleIDs: [String] = fromEnvironment("BUNDLE_IDS")?.split(separator: ",").map(String.init) ?? []
@@ -56,7 +57,6 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     var logLevel: String = fromEnvironment("LOG_LEVEL") ?? "info"
 
     func validate() throws {
-        if root != nil && storeKitTesting != nil { throw ValidationError("--root and --storekit-testing exclude each other.") }
         if let environment, !["production", "sandbox"].contains(environment) {
             throw ValidationError("--environment is production or sandbox, not '\(environment)'.")
         }
@@ -73,28 +73,15 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { label in DisplaySafeLogHandler(wrapping: StreamLogHandler.standardError(label: label)) }
         var logger = Logger(label: "receipt-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let verifier: ReceiptVerifier
-        do {
-            if let root {
-                verifier = ReceiptVerifier(anchor: try .appStore(rootCertificate: try read(root)))
-            } else if let storeKitTesting {
-                verifier = ReceiptVerifier(anchor: try .storeKitTesting(certificate: try read(storeKitTesting)))
-            } else {
-                verifier = ReceiptVerifier()
-            }
-        } catch let error as ReceiptError {
-            throw ValidationError("cannot use the certificate: \(error.reason)")
-        }
-        let configuration = ServerConfiguration(
-            host: host, port: port, verifier: verifier, acceptedBundleIDs: Set(bundleIDs.map(ExactIdentifier.init)),
+        try await buildApplication(try configuration(), logger: logger).runService()
+    }
+
+    /// What the options describe; reads the trust options' certificate file.
+    func configuration() throws -> ServerConfiguration {
+        ServerConfiguration(
+            host: host, port: port, verifier: try trust.makeVerifier(), acceptedBundleIDs: Set(bundleIDs.map(ExactIdentifier.init)),
             expectedEnvironment: environment.map { $0 == "production" ? .production : .sandbox },
             maximumBodySize: maximumBodySize, idleTimeoutSeconds: idleTimeout,
             maximumConcurrentVerifications: maximumConcurrentVerifications, verificationTimeoutSeconds: verificationTimeout)
-        try await buildApplication(configuration, logger: logger).runService()
-    }
-
-    private func read(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read \(path)") }
-        return [UInt8](data)
     }
 }

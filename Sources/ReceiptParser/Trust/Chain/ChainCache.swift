@@ -90,53 +90,6 @@ final class ChainCache: Sendable {
     var count: Int { entries.count }
 }
 
-/// A dictionary of at most `capacity` entries behind a readers-writer lock: past the capacity an
-/// arbitrary entry is dropped. Lookups share the lock, so threads that all hit a warm cache never
-/// sleep waiting for each other: with a mutex, receipt-dump's two threads met there ~70 times in
-/// 2 000 receipts, and each meeting put one to sleep (2 % of that batch). An insertion has it alone.
-final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
-    // @unchecked: `entries` is read only with `lock` held for reading, written only with it held
-    // for writing.
-    let capacity: Int
-    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
-    private var entries: [Key: Value] = [:]
-
-    init(capacity: Int) {
-        precondition(capacity > 0, "a cache holds at least one entry")
-        self.capacity = capacity
-        lock = .allocate(capacity: 1)
-        lock.initialize(to: pthread_rwlock_t())
-        pthread_rwlock_init(lock, nil)
-    }
-
-    deinit {
-        pthread_rwlock_destroy(lock)
-        lock.deinitialize(count: 1)
-        lock.deallocate()
-    }
-
-    subscript(key: Key) -> Value? {
-        pthread_rwlock_rdlock(lock)
-        defer { pthread_rwlock_unlock(lock) }
-        return entries[key]
-    }
-
-    func insert(_ value: Value, for key: Key) {
-        pthread_rwlock_wrlock(lock)
-        defer { pthread_rwlock_unlock(lock) }
-        if entries[key] == nil, entries.count >= capacity, let victim = entries.keys.first {
-            entries[victim] = nil
-        }
-        entries[key] = value
-    }
-
-    var count: Int {
-        pthread_rwlock_rdlock(lock)
-        defer { pthread_rwlock_unlock(lock) }
-        return entries.count
-    }
-}
-
 /// A certificate's DER as a dictionary key: hashed by its length and its last 32 bytes (inside
 /// its signature, so they differ between any two real certificates; hashing whole certificates
 /// would cost more than a lookup saves), compared byte for byte.

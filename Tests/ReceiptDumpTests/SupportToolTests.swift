@@ -20,7 +20,7 @@ struct SupportToolTests {
                              "--device-guid", "6F1C2D3E-4A5B-4C6D-8E7F-9A0B1C2D3E4F",
                              "--credited", "credited.txt", "receipts/sample.receipt")
         #expect(result.status == 0)
-        let golden = Paths.repository.appendingPathComponent("Tests/ReceiptParserTests/Golden/sample.txt")
+        let golden = Paths.repository.appendingPathComponent("Tests/ReceiptDumpTests/Golden/sample.txt")
         if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] != nil {
             try Data(result.output.utf8).write(to: golden)
         }

@@ -28,7 +28,7 @@ struct HostileOutputTests {
 
     func expectNoRawControls(_ output: String, _ what: String, layout: Set<Unicode.Scalar> = ["\n"]) {
         // Only the tool's own layout (newlines; tabs between summary fields) may appear.
-        let raw = output.unicodeScalars.first { !layout.contains($0) && DisplayTextTests.dangerous.contains($0) }
+        let raw = output.unicodeScalars.first { !layout.contains($0) && Expected.dangerousScalars.contains($0) }
         #expect(raw == nil, "\(what): U+\(String(raw?.value ?? 0, radix: 16)) reached the output raw")
     }
 
@@ -127,12 +127,7 @@ struct HostileOutputTests {
         }
     }
 
-    /// The generated hostile fixtures (TestReceipts/hostile), genuinely signed by the test PKI,
-    /// so the verified paths show them too.
-    static let hostileFixtures = ["terminal-escapes.receipt", "bidi-controls.receipt", "newline-tab-fields.receipt",
-                                  "bad-date-escapes.receipt", "wide-cells.receipt", "deep-nesting.receipt"]
-
-    @Test(arguments: hostileFixtures)
+    @Test(arguments: Expected.hostileOutputFixtures)
     func everyFormatOfAHostileFixtureIsDisplayTextWithinBudget(_ name: String) throws {
         let input = try hostileFixture(name)
         // From the recorded outcome: 2 when the payload is unreadable; 1 when the bundle check

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "CDumpThreads.h"
+#include "CReceiptDumpThreads.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -58,7 +58,7 @@ static int start(pthread_t *thread, struct apply *apply, int processor) {
     return pthread_create(thread, NULL, worker, apply);
 }
 
-void dump_threads_apply(size_t iterations, void (*body)(void *context, size_t index), void *context) {
+void receipt_dump_threads_apply(size_t iterations, void (*body)(void *context, size_t index), void *context) {
     if (iterations == 0) return;
     struct apply apply = { .iterations = iterations, .body = body, .context = context };
     atomic_init(&apply.next, 1);

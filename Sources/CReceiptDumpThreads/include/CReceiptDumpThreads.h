@@ -1,5 +1,5 @@
-#ifndef C_DUMP_THREADS_H
-#define C_DUMP_THREADS_H
+#ifndef C_RECEIPT_DUMP_THREADS_H
+#define C_RECEIPT_DUMP_THREADS_H
 
 // receipt-dump's worker threads. In C because glibc's processor-affinity calls and the CPU_SET
 // macros are GNU extensions that Swift's Glibc module does not import, and the shared index
@@ -15,6 +15,6 @@
 /// Each new thread starts on its own processor and is then free to move. Created the usual way,
 /// a thread starts on its creator's processor, which is busy, and on this machine often waited
 /// a scheduler tick (about a millisecond) before moving to the idle one.
-void dump_threads_apply(size_t iterations, void (*body)(void *context, size_t index), void *context);
+void receipt_dump_threads_apply(size_t iterations, void (*body)(void *context, size_t index), void *context);
 
 #endif

@@ -6,33 +6,9 @@ import Musl
 import Darwin
 #endif
 
-// The few operating-system calls receipt-dump makes itself. It imports FoundationEssentials
-// only, not Foundation (which has FileHandle and NSLock): on Linux, loading Foundation and ICU
-// took more of a one-receipt run than verifying the receipt did.
-
-/// A mutual-exclusion lock.
-final class Lock: @unchecked Sendable {
-    // @unchecked: the mutex is what makes sharing safe; it lives at a fixed address.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-    }
-
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-}
+// Standard input, output and error through read(2) and write(2): receipt-dump imports
+// FoundationEssentials only, not Foundation (which has FileHandle): on Linux, loading Foundation
+// and ICU took more of a one-receipt run than verifying the receipt did.
 
 enum StandardStreams {
     /// Everything on standard input, up to end of file or the first read error.
@@ -119,46 +95,5 @@ enum StandardStreams {
             }
             rest = UnsafeRawBufferPointer(rebasing: rest[written...])
         }
-    }
-}
-
-enum FileSystem {
-    /// The whole file at `path` (bytes, no terminating NUL), or nil if it cannot be read. Read
-    /// into a buffer of the file's size, as FileManager does, without zeroing a chunk per file.
-    static func contents(ofPath path: [UInt8]) -> [UInt8]? {
-        let descriptor = (path + [0]).withUnsafeBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
-        }
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return nil }
-        var contents: [UInt8] = []
-        var failed = false
-        // One byte more than the size, so that a file that did not grow ends in one pass.
-        var room = max(Int(status.st_size), 0) + 1
-        while !failed {
-            let before = contents.count
-            contents.reserveCapacity(before + room)
-            contents.append(contentsOf: repeatElement(0, count: room))
-            let got = contents.withUnsafeMutableBytes { buffer in
-                var total = 0
-                while total < room {
-                    let count = read(descriptor, buffer.baseAddress! + before + total, room - total)
-                    if count > 0 { total += count } else if count == 0 || errno != EINTR { failed = count < 0; break }
-                }
-                return total
-            }
-            contents.removeLast(room - got)
-            if got < room { break }  // end of file
-            room = max(contents.count, 4096)  // the file grew while read: read on
-        }
-        return failed ? nil : contents
-    }
-
-    /// Whether `path` names a directory, following symbolic links.
-    static func isDirectory(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 }

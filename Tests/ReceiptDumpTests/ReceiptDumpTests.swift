@@ -124,7 +124,7 @@ struct ReceiptDumpTests {
     }
 
     @Test func requestBodiesWithDuplicateKeysAreUnreadable() throws {
-        let base64 = try VerifyReceiptRequestTests.sampleBase64()
+        let base64 = try sampleBase64()
         let duplicate = "{\"receipt-data\":\"\(base64)\",\"receipt-data\":\"MIIB\"}"
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("duplicate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
