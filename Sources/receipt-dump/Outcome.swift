@@ -1,0 +1,17 @@
+import ReceiptParser
+import ReceiptReports
+
+/// What is kept of one receipt once it is rendered.
+struct Outcome: Sendable {
+    let output: String
+    let exitStatus: Int32
+    let verdict: Verdict
+    let failedCheck: Bool
+
+    init(_ result: DumpResult, _ renderer: Renderer) {
+        output = renderer.render(result)
+        exitStatus = result.exitStatus
+        verdict = result.verdict
+        failedCheck = result.checks.contains { !$0.passed }
+    }
+}

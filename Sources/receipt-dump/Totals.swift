@@ -1,0 +1,18 @@
+import ReceiptParser
+
+/// Counts per verdict, printed on standard error after a batch.
+struct Totals {
+    let line: String
+    init(_ outcomes: [Outcome]) {
+        var counts: [Verdict: Int] = [:]
+        for outcome in outcomes { counts[outcome.verdict, default: 0] += 1 }
+        let failedChecks = outcomes.filter(\.failedCheck).count
+        var parts = ["\(outcomes.count) receipts"]
+        // Every run names these three; a verdict receipt-dump cannot give otherwise only when it occurred.
+        for verdict in Verdict.allCases where [.verified, .notVerified, .unreadable].contains(verdict) || counts[verdict] != nil {
+            parts.append("\(counts[verdict, default: 0]) \(verdict.rawValue)")
+        }
+        if failedChecks > 0 { parts.append("\(failedChecks) failed a check") }
+        line = "Totals: " + parts.joined(separator: ", ") + "\n"
+    }
+}
