@@ -29,4 +29,28 @@ struct DocumentationTests {
         let missing = types.filter { !catalogue.contains("``\($0)``") }.sorted()
         #expect(missing.isEmpty, "public types missing from ReceiptParser.docc/ReceiptParser.md: \(missing)")
     }
+
+    /// Files made by running things (builds, generated benchmark receipts, the fuzzers' working
+    /// corpus), which documentation may name but the repository does not hold.
+    static let madeByRunning = [".build/", "Benchmarks/.receipts", "Fuzz/corpus"]
+
+    @Test func documentationNamesOnlyFilesThatExist() throws {
+        let repository = Self.sources.deletingLastPathComponent().deletingLastPathComponent()
+        let documents = ["README.md", "BENCHMARKS.md", "TestReceipts/README.md",
+                         "Sources/ReceiptParser/ReceiptParser.docc/ReceiptParser.md",
+                         "Sources/ReceiptParser/ReceiptParser.docc/VerifyingReceiptsOnAServer.md"]
+        let path = try Regex(#"(?:^|[\s`(])((?:Sources|Server|Fuzz|Benchmarks|TestReceipts|Tests|scripts|\.ci)/[A-Za-z0-9_./+-]*[A-Za-z0-9_/-])"#)
+        var checked = 0
+        for document in documents {
+            let text = try String(contentsOf: repository.appendingPathComponent(document), encoding: .utf8)
+            for match in text.matches(of: path) {
+                let named = String(match.output[1].substring!)
+                guard !Self.madeByRunning.contains(where: { named.contains($0) }) else { continue }
+                checked += 1
+                #expect(FileManager.default.fileExists(atPath: repository.appendingPathComponent(named).path),
+                        "\(document) names \(named), which is not in the repository")
+            }
+        }
+        #expect(checked > 30)  // the scan found the map and the commands
+    }
 }
