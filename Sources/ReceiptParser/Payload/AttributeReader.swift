@@ -1,7 +1,7 @@
 /// One `ReceiptAttribute ::= SEQUENCE { type INTEGER, version INTEGER, value OCTET STRING }`,
 /// as offsets into the payload.
 struct AttributeFields {
-    let type: Int
+    let type: ReceiptAttributeType
     let version: Int
     /// The content of the value's OCTET STRING.
     let value: Range<Int>
@@ -55,7 +55,7 @@ struct AttributeReader {
         guard position >= end else {
             throw ReceiptError(.notReceiptPayload, "attribute at offset \(sequence.start) has more than three fields")
         }
-        return AttributeFields(type: Int(try der.int64(typeField.contentRange)),
+        return AttributeFields(type: ReceiptAttributeType(rawValue: Int(try der.int64(typeField.contentRange))),
                                version: Int(try der.int64(versionField.contentRange)),
                                value: valueField.contentRange, end: sequence.end)
     }
@@ -75,7 +75,7 @@ struct AttributeReader {
               end - position >= 2, bytes[position] == ASN1Tag.octetString, bytes[position + 1] < 0x80,
               position + 2 + Int(bytes[position + 1]) == end
         else { return nil }
-        return AttributeFields(type: type, version: version, value: (position + 2)..<end, end: end)
+        return AttributeFields(type: ReceiptAttributeType(rawValue: type), version: version, value: (position + 2)..<end, end: end)
     }
 
     /// A one- or two-byte INTEGER at `position`, ending at or before `end`.

@@ -17,7 +17,7 @@ extension ReceiptAttribute {
     /// The value read as one DER element, when it is one of the kinds receipts use. The opaque
     /// value (4) and the SHA-1 hash (5) are raw bytes whatever they happen to look like.
     public var decodedValue: AttributeValue {
-        if type == 4 || type == 5 { return .bytes }
+        if attributeType == .opaqueValue || attributeType == .sha1Hash { return .bytes }
         let bytes = Array(value.storage)  // one copy, not an element-by-element walk
         let reader = ASN1Reader(bytes, allowsIndefiniteLength: false)
         guard let element = try? reader.onlyElement(in: 0..<bytes.count, depth: 4) else { return .bytes }

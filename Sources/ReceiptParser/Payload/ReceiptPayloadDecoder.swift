@@ -34,10 +34,10 @@ public enum ReceiptPayloadDecoder {
             var seen = false
             var attributes = AttributeReader(der: der, content: set.contentRange)
             while let attribute = try attributes.next() {
-                guard attribute.type == 12 else { continue }
+                guard attribute.type == .creationDate else { continue }
                 guard !seen else { throw ReceiptError(.duplicateAttribute, "attribute 12 occurs twice") }
                 seen = true
-                found = try Value(der: der, range: attribute.value, type: 12).date()
+                found = try Value(der: der, range: attribute.value, type: .creationDate).date()
             }
             return found
         }
@@ -64,12 +64,12 @@ public enum ReceiptPayloadDecoder {
             let entries = der.countInAppPurchases(in: set.contentRange)
             receipt.inAppPurchases.reserveCapacity(min(entries, DecodingLimits.maximumInAppPurchases))
             strings.isUseful = entries > 1
-            var seen = SeenTypes(base: 0)
+            var seen = SeenTypes(first: .receiptType)
             var attributes = AttributeReader(der: der, content: set.contentRange)
             while let field = try attributes.next() {
                 let value = Value(der: der, range: field.value, type: field.type)
                 switch field.type {
-                case 17:
+                case .inAppPurchase:
                     guard receipt.inAppPurchases.count < DecodingLimits.maximumInAppPurchases else {
                         throw ReceiptError(.tooLarge, "more than \(DecodingLimits.maximumInAppPurchases) in-app purchases")
                     }
@@ -77,19 +77,19 @@ public enum ReceiptPayloadDecoder {
                     receipt.inAppPurchases.append(InAppPurchase())
                     try decodeInAppPurchase(in: field.value, into: &receipt.inAppPurchases[receipt.inAppPurchases.count - 1])
                     continue
-                case 0: receipt.receiptType = try value.string()
-                case 1: receipt.appItemID = try value.integer()
-                case 2: receipt.bundleID = try value.string()
-                case 3: receipt.applicationVersion = try value.string()
-                case 4: receipt.opaqueValue = ByteString(payload[field.value])
-                case 5: receipt.sha1Hash = ByteString(payload[field.value])
-                case 10: receipt.ageRating = try value.string()
-                case 12: receipt.creationDate = try value.date()
-                case 15: receipt.downloadID = try value.integer()
-                case 16: receipt.versionExternalIdentifier = try value.integer()
-                case 18: receipt.originalPurchaseDate = try value.date()
-                case 19: receipt.originalApplicationVersion = try value.string()
-                case 21: receipt.expirationDate = try value.date()
+                case .receiptType: receipt.receiptType = try value.string()
+                case .appItemID: receipt.appItemID = try value.integer()
+                case .bundleID: receipt.bundleID = try value.string()
+                case .applicationVersion: receipt.applicationVersion = try value.string()
+                case .opaqueValue: receipt.opaqueValue = ByteString(payload[field.value])
+                case .sha1Hash: receipt.sha1Hash = ByteString(payload[field.value])
+                case .ageRating: receipt.ageRating = try value.string()
+                case .creationDate: receipt.creationDate = try value.date()
+                case .downloadID: receipt.downloadID = try value.integer()
+                case .versionExternalIdentifier: receipt.versionExternalIdentifier = try value.integer()
+                case .originalPurchaseDate: receipt.originalPurchaseDate = try value.date()
+                case .originalApplicationVersion: receipt.originalApplicationVersion = try value.string()
+                case .expirationDate: receipt.expirationDate = try value.date()
                 default: continue
                 }
                 try seen.insert(field.type)
@@ -99,34 +99,34 @@ public enum ReceiptPayloadDecoder {
 
         private mutating func decodeInAppPurchase(in range: Range<Int>, into purchase: inout InAppPurchase) throws(ReceiptError) {
             let set = try attributeSet(der, in: range, what: "in-app purchase (attribute 17)")
-            var seen = SeenTypes(base: 1701)
+            var seen = SeenTypes(first: .quantity)
             var transaction: (range: Range<Int>, text: String)?
             var attributes = AttributeReader(der: der, content: set.contentRange)
             while let field = try attributes.next() {
                 let value = Value(der: der, range: field.value, type: field.type)
                 switch field.type {
-                case 1701: purchase.quantity = try value.integer()
-                case 1702: purchase.productID = try value.string(&strings)
-                case 1703:
+                case .quantity: purchase.quantity = try value.integer()
+                case .productID: purchase.productID = try value.string(&strings)
+                case .transactionID:
                     let text = try value.string()
                     purchase.transactionID = text
                     transaction = (field.value, text)
-                case 1704: purchase.purchaseDate = try value.date()
-                case 1705:
+                case .purchaseDate: purchase.purchaseDate = try value.date()
+                case .originalTransactionID:
                     // Usually the transaction itself, or the first purchase of a subscription.
                     if let transaction, der.equal(transaction.range, field.value) {
                         purchase.originalTransactionID = transaction.text
                     } else {
                         purchase.originalTransactionID = try value.string(&strings)
                     }
-                case 1706: purchase.originalPurchaseDate = try value.date()
-                case 1707: purchase.productType = try value.integer()
-                case 1708: purchase.expiresDate = try value.date()
-                case 1711: purchase.webOrderLineItemID = try value.integer()
-                case 1712: purchase.cancellationDate = try value.date()
-                case 1713: purchase.isTrialPeriod = try value.boolean()
-                case 1719: purchase.isInIntroOfferPeriod = try value.boolean()
-                case 1721: purchase.promotionalOfferID = try value.string(&strings)
+                case .inAppOriginalPurchaseDate: purchase.originalPurchaseDate = try value.date()
+                case .productType: purchase.productType = try value.integer()
+                case .expiresDate: purchase.expiresDate = try value.date()
+                case .webOrderLineItemID: purchase.webOrderLineItemID = try value.integer()
+                case .cancellationDate: purchase.cancellationDate = try value.date()
+                case .isTrialPeriod: purchase.isTrialPeriod = try value.boolean()
+                case .isInIntroOfferPeriod: purchase.isInIntroOfferPeriod = try value.boolean()
+                case .promotionalOfferID: purchase.promotionalOfferID = try value.string(&strings)
                 default: continue
                 }
                 try seen.insert(field.type)
@@ -144,13 +144,13 @@ public enum ReceiptPayloadDecoder {
 
     /// Remembers which named attributes a set has had, to reject a second one: two bundle
     /// identifiers in one receipt leave it to each reader to pick one, which an attacker can use.
-    /// Named types lie within 64 of `base` (0...21 at the top, 1701...1721 in a purchase).
+    /// Named types lie within 64 of `first` (0...21 at the top, 1701...1721 in a purchase).
     private struct SeenTypes {
         let base: Int
         private var bits: UInt64 = 0
-        init(base: Int) { self.base = base }
-        mutating func insert(_ type: Int) throws(ReceiptError) {
-            let bit: UInt64 = 1 << UInt64(type - base)
+        init(first: ReceiptAttributeType) { base = first.rawValue }
+        mutating func insert(_ type: ReceiptAttributeType) throws(ReceiptError) {
+            let bit: UInt64 = 1 << UInt64(type.rawValue - base)
             guard bits & bit == 0 else {
                 throw ReceiptError(.duplicateAttribute, "attribute \(type) occurs twice")
             }
@@ -191,7 +191,7 @@ public enum ReceiptPayloadDecoder {
     private struct Value {
         let der: DERBuffer
         let range: Range<Int>
-        let type: Int
+        let type: ReceiptAttributeType
 
         @inline(__always)
         private func element() throws(ReceiptError) -> ASN1Element {
@@ -273,7 +273,7 @@ public enum ReceiptPayloadDecoder {
 }
 
 extension DERBuffer {
-    /// The number of type 17 attributes in a SET's content, from the headers alone, without
+    /// The number of in-app purchase attributes (type 17) in a SET's content, from the headers alone, without
     /// throwing: the capacity to reserve. The real pass checks everything.
     func countInAppPurchases(in range: Range<Int>) -> Int {
         var cursor = range.lowerBound
@@ -281,7 +281,8 @@ extension DERBuffer {
         while cursor < range.upperBound, let element = try? element(at: cursor, limit: range.upperBound) {
             // An in-app entry starts 02 01 11: INTEGER 17.
             if element.contentEnd - element.contentStart >= 3, bytes[element.contentStart] == ASN1Tag.integer,
-               bytes[element.contentStart + 1] == 1, bytes[element.contentStart + 2] == 17 {
+               bytes[element.contentStart + 1] == 1,
+               Int(bytes[element.contentStart + 2]) == ReceiptAttributeType.inAppPurchase.rawValue {
                 count += 1
             }
             cursor = element.end
