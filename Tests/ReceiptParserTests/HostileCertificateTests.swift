@@ -132,7 +132,7 @@ struct HostileCertificateTests {
     /// The DER of the `index`th element of a receipt's certificates set, found by walking the
     /// envelope (ContentInfo → [0] → SignedData → fourth field).
     static func certificate(at index: Int, in bytes: [UInt8]) throws -> [UInt8] {
-        let reader = ASN1Reader(bytes, allowsIndefiniteLength: false)
+        let reader = ArrayASN1Reader(bytes, allowsIndefiniteLength: false)
         let contentInfo = try reader.onlyElement(in: 0..<bytes.count)
         var outer = reader.children(of: contentInfo)
         _ = try outer.next()

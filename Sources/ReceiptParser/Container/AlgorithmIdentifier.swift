@@ -6,7 +6,7 @@
 enum AlgorithmIdentifier {
     /// The OID of an AlgorithmIdentifier. Parameters, when present, must be NULL for the
     /// algorithms we accept; that is checked where the algorithm is chosen.
-    static func oid(_ reader: ASN1Reader, _ element: ASN1Element) throws(ReceiptError) -> ByteString {
+    static func oid(_ reader: ArrayASN1Reader, _ element: ASN1Element) throws(ReceiptError) -> ByteString {
         var parts = reader.children(of: element, depth: 6)
         let oid = try parts.next(ASN1Tag.objectIdentifier, "an algorithm OID", else: .notSignedData)
         if let parameters = try parts.next() {

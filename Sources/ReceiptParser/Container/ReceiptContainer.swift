@@ -32,7 +32,7 @@ public struct ReceiptContainer: Sendable {
         guard bytes.first == ASN1Tag.sequence else {
             throw ReceiptError(.notPKCS7, "the input does not start with an ASN.1 SEQUENCE")
         }
-        let reader = ASN1Reader(bytes, allowsIndefiniteLength: true)
+        let reader = ArrayASN1Reader(bytes, allowsIndefiniteLength: true)
         let contentInfo = try reader.element(at: 0, limit: bytes.count)
         guard contentInfo.end == bytes.count else {
             throw ReceiptError(.trailingBytes, "\(bytes.count - contentInfo.end) bytes follow the PKCS #7 structure")
@@ -102,7 +102,7 @@ public struct ReceiptContainer: Sendable {
     }
 
     /// The payload of `encapContentInfo`, which must be `data` and present.
-    private static func readContent(_ reader: ASN1Reader, _ encapsulated: ASN1Element) throws(ReceiptError) -> ([UInt8], Bool) {
+    private static func readContent(_ reader: ArrayASN1Reader, _ encapsulated: ASN1Element) throws(ReceiptError) -> ([UInt8], Bool) {
         var fields = reader.children(of: encapsulated, depth: 3)
         let type = try fields.next(ASN1Tag.objectIdentifier, "the encapsulated content type", else: .notSignedData)
         guard reader.bytes[type.contentRange].elementsEqual(OID.data) else {

@@ -15,7 +15,7 @@ struct SignedAttributes: Sendable {
     /// Parses the DER of a SignerInfo's `[0] IMPLICIT SignedAttributes`.
     init(der: ByteString) throws(ReceiptError) {
         var bytes = Array(der)
-        let reader = ASN1Reader(bytes, allowsIndefiniteLength: false)
+        let reader = ArrayASN1Reader(bytes, allowsIndefiniteLength: false)
         let set = try reader.onlyElement(in: 0..<bytes.count)
         var contentTypeSeen = false
         var digest: ByteString?

@@ -22,7 +22,7 @@ public struct SignerInfo: Sendable, Hashable {
     let digestAlgorithmOID: ByteString
     let signatureAlgorithmOID: ByteString
 
-    init(_ reader: ASN1Reader, _ element: ASN1Element) throws(ReceiptError) {
+    init(_ reader: ArrayASN1Reader, _ element: ASN1Element) throws(ReceiptError) {
         guard element.identifier == ASN1Tag.sequence else {
             throw ReceiptError(.notSignedData, "SignerInfo is not a SEQUENCE")
         }

@@ -12,12 +12,12 @@ struct AttributeFields {
 /// Reads the attributes of a SET's content in order, checking each one's shape. The decoder
 /// reads untrusted payloads with it; ``ReceiptAttributeSet`` re-reads bytes it has checked.
 struct AttributeReader {
-    let der: DERBuffer
+    let der: ASN1Reader
     private(set) var cursor: Int
     let limit: Int
     private(set) var count = 0
 
-    init(der: DERBuffer, content: Range<Int>) {
+    init(der: ASN1Reader, content: Range<Int>) {
         self.der = der
         cursor = content.lowerBound
         limit = content.upperBound
@@ -60,39 +60,23 @@ struct AttributeReader {
                                value: valueField.contentRange, end: sequence.end)
     }
 
-    /// The attribute at `start` when it has the shape nearly all have: one-byte lengths and
-    /// INTEGERs of one or two bytes. Nil for anything else, which the general path above then
-    /// reads, accepting exactly the same attributes and naming the fault of the others.
+    /// The attribute at `start` when it has the shape nearly all have, read with the reader's
+    /// fast paths: short-form lengths (``ASN1Reader/shortFormElement(_:at:limit:)``) and INTEGERs
+    /// of one or two bytes (``ASN1Reader/smallInteger(_:)``). Nil for anything else, which the
+    /// general path above then reads, accepting exactly the same attributes and naming the
+    /// fault of the others.
     @inline(__always)
     private func compactAttribute(at start: Int) -> AttributeFields? {
-        let bytes = der.bytes
-        guard limit - start >= 2, bytes[start] == ASN1Tag.sequence, bytes[start + 1] < 0x80 else { return nil }
-        let end = start + 2 + Int(bytes[start + 1])
-        guard end <= limit else { return nil }
-        var position = start + 2
-        guard let type = smallInteger(at: &position, end: end),
-              let version = smallInteger(at: &position, end: end),
-              end - position >= 2, bytes[position] == ASN1Tag.octetString, bytes[position + 1] < 0x80,
-              position + 2 + Int(bytes[position + 1]) == end
+        guard let sequence = der.shortFormElement(ASN1Tag.sequence, at: start, limit: limit),
+              let typeField = der.shortFormElement(ASN1Tag.integer, at: sequence.contentStart, limit: sequence.end),
+              let type = der.smallInteger(typeField.contentRange),
+              let versionField = der.shortFormElement(ASN1Tag.integer, at: typeField.end, limit: sequence.end),
+              let version = der.smallInteger(versionField.contentRange),
+              let valueField = der.shortFormElement(ASN1Tag.octetString, at: versionField.end, limit: sequence.end),
+              valueField.end == sequence.end
         else { return nil }
-        return AttributeFields(type: ReceiptAttributeType(rawValue: type), version: version, value: (position + 2)..<end, end: end)
-    }
-
-    /// A one- or two-byte INTEGER at `position`, ending at or before `end`.
-    @inline(__always)
-    private func smallInteger(at position: inout Int, end: Int) -> Int? {
-        let bytes = der.bytes
-        guard end - position >= 3, bytes[position] == ASN1Tag.integer else { return nil }
-        switch bytes[position + 1] {
-        case 1:
-            defer { position += 3 }
-            return Int(Int8(bitPattern: bytes[position + 2]))
-        case 2 where end - position >= 4:
-            defer { position += 4 }
-            return Int(Int16(bitPattern: UInt16(bytes[position + 2]) << 8 | UInt16(bytes[position + 3])))
-        default:
-            return nil
-        }
+        return AttributeFields(type: ReceiptAttributeType(rawValue: type), version: version,
+                               value: valueField.contentRange, end: sequence.end)
     }
 
     /// The next field of an attribute, which must exist and carry `identifier`.

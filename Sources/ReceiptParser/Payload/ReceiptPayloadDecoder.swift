@@ -16,7 +16,7 @@ public enum ReceiptPayloadDecoder {
     public static func decode(_ payload: [UInt8]) throws(ReceiptError) -> Receipt {
         // Filled in place: a Receipt is a few hundred bytes, and each copy of it costs.
         var receipt = Receipt()
-        try withDER(payload) { (der) throws(ReceiptError) in
+        try ASN1Reader.read(payload, rules: .distinguished) { (der) throws(ReceiptError) in
             var decoder = Decoder(payload: payload, der: der)
             try decoder.decode(into: &receipt)
         }
@@ -28,7 +28,7 @@ public enum ReceiptPayloadDecoder {
     /// Verification needs this date before the signature is known to be good, so it reads as
     /// little of the untrusted payload as it can: one pass over the top-level attributes.
     static func creationDate(in payload: [UInt8]) throws(ReceiptError) -> Date? {
-        try withDER(payload) { (der) throws(ReceiptError) -> Date? in
+        try ASN1Reader.read(payload, rules: .distinguished) { (der) throws(ReceiptError) -> Date? in
             let set = try attributeSet(der, in: 0..<payload.count, what: "payload")
             var found: Date?
             var seen = false
@@ -43,20 +43,12 @@ public enum ReceiptPayloadDecoder {
         }
     }
 
-    /// Runs `body` with the payload's memory borrowed for the decode.
-    private static func withDER<T>(_ payload: [UInt8], _ body: (DERBuffer) throws(ReceiptError) -> T) throws(ReceiptError) -> T {
-        let result: Result<T, ReceiptError> = payload.withUnsafeBufferPointer { buffer in
-            do throws(ReceiptError) { return .success(try body(DERBuffer(bytes: buffer))) } catch { return .failure(error) }
-        }
-        return try result.get()
-    }
-
     /// One decode: the payload (whose slices become the raw attributes), its memory, and the
     /// strings already made, so that the product identifiers repeated in every entry are one
     /// String each rather than one allocation per entry.
     private struct Decoder {
         let payload: [UInt8]
-        let der: DERBuffer
+        let der: ASN1Reader
         var strings = RecentStrings()
 
         mutating func decode(into receipt: inout Receipt) throws(ReceiptError) {
@@ -135,7 +127,7 @@ public enum ReceiptPayloadDecoder {
         }
     }
 
-    private static func attributeSet(_ der: DERBuffer, in range: Range<Int>, what: String) throws(ReceiptError) -> ASN1Element {
+    private static func attributeSet(_ der: ASN1Reader, in range: Range<Int>, what: String) throws(ReceiptError) -> ASN1Element {
         guard range.lowerBound < range.upperBound, der[range.lowerBound] == ASN1Tag.set else {
             throw ReceiptError(.notReceiptPayload, "the \(what) is not a SET of attributes")
         }
@@ -168,7 +160,7 @@ public enum ReceiptPayloadDecoder {
         /// Whether strings can repeat at all: not with a single in-app entry.
         var isUseful = true
 
-        func find(_ identifier: UInt8, _ range: Range<Int>, in der: DERBuffer) -> String? {
+        func find(_ identifier: UInt8, _ range: Range<Int>, in der: ASN1Reader) -> String? {
             for entry in entries where entry.identifier == identifier && der.equal(entry.range, range) {
                 return entry.text
             }
@@ -189,17 +181,17 @@ public enum ReceiptPayloadDecoder {
 
     /// The value of one attribute, read as the type its meaning requires.
     private struct Value {
-        let der: DERBuffer
+        let der: ASN1Reader
         let range: Range<Int>
         let type: ReceiptAttributeType
 
         @inline(__always)
         private func element() throws(ReceiptError) -> ASN1Element {
-            // Nearly every value: a low tag and a one-byte length, filling the range exactly.
-            let start = range.lowerBound
-            if range.count >= 2, der[start] & 0x1F != 0x1F, der[start + 1] < 0x80, Int(der[start + 1]) == range.count - 2 {
-                return ASN1Element(identifier: der[start], start: start, contentStart: start + 2,
-                                   contentEnd: range.upperBound, end: range.upperBound)
+            // Nearly every value: the reader's fast path (a low tag and a one-byte length),
+            // filling the range exactly.
+            if let element = der.shortFormElement(at: range.lowerBound, limit: range.upperBound),
+               element.end == range.upperBound {
+                return element
             }
             return try anyElement()
         }
@@ -272,17 +264,16 @@ public enum ReceiptPayloadDecoder {
     }
 }
 
-extension DERBuffer {
+extension ASN1Reader {
     /// The number of in-app purchase attributes (type 17) in a SET's content, from the headers alone, without
     /// throwing: the capacity to reserve. The real pass checks everything.
     func countInAppPurchases(in range: Range<Int>) -> Int {
         var cursor = range.lowerBound
         var count = 0
         while cursor < range.upperBound, let element = try? element(at: cursor, limit: range.upperBound) {
-            // An in-app entry starts 02 01 11: INTEGER 17.
-            if element.contentEnd - element.contentStart >= 3, bytes[element.contentStart] == ASN1Tag.integer,
-               bytes[element.contentStart + 1] == 1,
-               Int(bytes[element.contentStart + 2]) == ReceiptAttributeType.inAppPurchase.rawValue {
+            // An in-app entry starts with its type: INTEGER 17, read with the fast paths.
+            if let type = shortFormElement(ASN1Tag.integer, at: element.contentStart, limit: element.contentEnd),
+               smallInteger(type.contentRange) == ReceiptAttributeType.inAppPurchase.rawValue {
                 count += 1
             }
             cursor = element.end

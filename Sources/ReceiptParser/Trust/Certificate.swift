@@ -36,7 +36,7 @@ final class Certificate: @unchecked Sendable {
         self.handle = handle
         der = bytes
         do throws(ReceiptError) {
-            let reader = ASN1Reader(array, allowsIndefiniteLength: false)
+            let reader = ArrayASN1Reader(array, allowsIndefiniteLength: false)
             let certificate = try reader.onlyElement(in: 0..<array.count)
             var parts = reader.children(of: certificate)
             let tbs = try parts.next(ASN1Tag.sequence, "TBSCertificate", else: .invalidCertificate)
