@@ -27,7 +27,10 @@ struct ASN1Reader {
         self.rules = rules
     }
 
-    /// Runs `body` with a reader over `bytes`, borrowed for the call.
+    /// Runs `body` with a reader over `bytes`, borrowed for the call. The result travels in a
+    /// `Result` and the function is inlined, so no throwing call returns a large value copied
+    /// out of an aggregate (the -O miscompile in /work/shared/TOOLCHAIN.md).
+    @inline(__always)
     static func read<T>(_ bytes: [UInt8], rules: EncodingRules,
                         _ body: (ASN1Reader) throws(ReceiptError) -> T) throws(ReceiptError) -> T {
         let result: Result<T, ReceiptError> = bytes.withUnsafeBufferPointer { buffer in
