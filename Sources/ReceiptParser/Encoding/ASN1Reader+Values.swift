@@ -18,21 +18,15 @@ extension ASN1Reader {
 
     /// INTEGER content (two's-complement, big-endian) as Int64; redundant sign bytes are
     /// tolerated.
+    /// Content of one or two bytes, which most values have, is read inline; longer content by a
+    /// call.
     @inline(__always)
     func int64(_ range: Range<Int>) throws(ReceiptError) -> Int64 {
-        if let value = smallInteger(range) { return Int64(value) }
-        return try int64InAnySize(range)
-    }
-
-    /// The fast path of ``int64(_:)-(Range<Int>)``: content of one or two bytes, which attribute
-    /// types (1701...1799), versions and most small values have; nil for any other size.
-    @inline(__always)
-    func smallInteger(_ range: Range<Int>) -> Int? {
-        switch range.count {
-        case 1: return Int(Int8(bitPattern: bytes[range.lowerBound]))
-        case 2: return Int(Int16(bitPattern: UInt16(bytes[range.lowerBound]) << 8 | UInt16(bytes[range.lowerBound + 1])))
-        default: return nil
+        if range.count == 1 { return Int64(Int8(bitPattern: bytes[range.lowerBound])) }
+        if range.count == 2 {
+            return Int64(Int16(bitPattern: UInt16(bytes[range.lowerBound]) << 8 | UInt16(bytes[range.lowerBound + 1])))
         }
+        return try int64InAnySize(range)
     }
 
     private func int64InAnySize(_ range: Range<Int>) throws(ReceiptError) -> Int64 {

@@ -9,12 +9,13 @@
 /// so reading an element copies no array and touches no reference count: the payload decoder's
 /// hot loop reads tens of thousands of elements per receipt with it.
 ///
-/// Fast path: nearly every element of a receipt has a tag below 31 and a short-form length.
-/// ``shortFormElement(at:limit:)`` reads exactly those, without a check that can throw;
-/// ``element(at:limit:depth:)`` tries it first and leaves everything else (long-form and
-/// indefinite lengths, and naming the fault of malformed input) to an out-of-line slow path.
-/// Hot loops may call the fast path themselves and fall back to ``element(at:limit:depth:)``,
-/// which accepts the same elements, so a fast path never changes what is accepted.
+/// Fast paths: nearly every element of a receipt has a tag below 31 and a short-form length,
+/// and nearly every INTEGER one or two content bytes. ``element(at:limit:depth:)`` checks a
+/// short-form element inline and reads other lengths by a call; the payload's hot loop goes
+/// further with ``shortFormElement(_:at:limit:)``, ``shortFormElement(filling:)`` and
+/// ``smallInteger(at:limit:)``, which read only those common shapes, cannot throw, and return
+/// nil for anything else. Their callers then fall back to ``element(at:limit:depth:)``, which
+/// accepts the same elements, so a fast path never changes what is accepted or the error.
 struct ASN1Reader {
     /// The bytes being read, borrowed from the caller.
     let bytes: UnsafeBufferPointer<UInt8>
@@ -29,7 +30,7 @@ struct ASN1Reader {
 
     /// Runs `body` with a reader over `bytes`, borrowed for the call. The result travels in a
     /// `Result` and the function is inlined, so no throwing call returns a large value copied
-    /// out of an aggregate (the -O miscompile in /work/shared/TOOLCHAIN.md).
+    /// out of an aggregate (the Swift 6.3 -O miscompile swiftlang/swift#90477).
     @inline(__always)
     static func read<T>(_ bytes: [UInt8], rules: EncodingRules,
                         _ body: (ASN1Reader) throws(ReceiptError) -> T) throws(ReceiptError) -> T {
@@ -45,34 +46,82 @@ struct ASN1Reader {
 
     subscript(offset: Int) -> UInt8 { bytes[offset] }
 
-    /// The fast path: the element at `offset` when it has a tag below 31 and a short-form
-    /// length that ends at or before `limit`; nil for anything else, including input that
-    /// ``element(at:limit:depth:)`` would accept in another form or reject.
-    @inline(__always)
-    func shortFormElement(at offset: Int, limit: Int) -> ASN1Element? {
-        guard limit - offset >= 2 else { return nil }
-        let identifier = bytes[offset]
-        let length = Int(bytes[offset + 1])
-        guard identifier & 0x1F != 0x1F, length < 0x80, length <= limit - offset - 2 else { return nil }
-        return ASN1Element(identifier: identifier, start: offset, contentStart: offset + 2,
-                           contentEnd: offset + 2 + length, end: offset + 2 + length)
-    }
-
-    /// The fast path for an expected identifier (below 31): ``shortFormElement(at:limit:)``
-    /// when the element carries `identifier`, else nil.
+    /// The fast path for an expected identifier, one of ``ASN1Tag``'s (a tag below 31): the
+    /// element at `offset` when it carries `identifier` and a short-form length that ends at or
+    /// before `limit`; nil for anything else, including input that ``element(at:limit:depth:)``
+    /// would accept in another form or reject.
     @inline(__always)
     func shortFormElement(_ identifier: UInt8, at offset: Int, limit: Int) -> ASN1Element? {
-        guard let element = shortFormElement(at: offset, limit: limit), element.identifier == identifier else { return nil }
-        return element
+        guard limit - offset >= 2, bytes[offset] == identifier, bytes[offset + 1] < 0x80 else { return nil }
+        let end = offset + 2 + Int(bytes[offset + 1])
+        guard end <= limit else { return nil }
+        return ASN1Element(identifier: identifier, start: offset, contentStart: offset + 2, contentEnd: end, end: end)
+    }
+
+    /// The fast path for a small INTEGER: a short-form INTEGER at `offset` with one or two
+    /// content bytes (attribute types 1701...1799, versions, most small values), read in one
+    /// step: its value and the offset just past it. Nil for anything else, which
+    /// ``element(at:limit:depth:)`` and ``int64(_:)-(Range<Int>)`` then read.
+    @inline(__always)
+    func smallInteger(at offset: Int, limit: Int) -> (value: Int, end: Int)? {
+        guard limit - offset >= 3, bytes[offset] == ASN1Tag.integer else { return nil }
+        switch bytes[offset + 1] {
+        case 1:
+            return (Int(Int8(bitPattern: bytes[offset + 2])), offset + 3)
+        case 2 where limit - offset >= 4:
+            return (Int(Int16(bitPattern: UInt16(bytes[offset + 2]) << 8 | UInt16(bytes[offset + 3]))), offset + 4)
+        default:
+            return nil
+        }
+    }
+
+    /// The fast path for a whole range: the short-form element (tag below 31) that fills
+    /// `range` exactly, as an attribute's value nearly always is; nil for anything else, which
+    /// ``onlyElement(in:depth:)`` then reads or rejects.
+    @inline(__always)
+    func shortFormElement(filling range: Range<Int>) -> ASN1Element? {
+        let start = range.lowerBound
+        guard range.count >= 2, bytes[start] & 0x1F != 0x1F, bytes[start + 1] < 0x80,
+              Int(bytes[start + 1]) == range.count - 2
+        else { return nil }
+        return ASN1Element(identifier: bytes[start], start: start, contentStart: start + 2,
+                           contentEnd: range.upperBound, end: range.upperBound)
+    }
+
+    /// ``shortFormElement(filling:)`` for an expected identifier, one of ``ASN1Tag``'s.
+    @inline(__always)
+    func shortFormElement(_ identifier: UInt8, filling range: Range<Int>) -> ASN1Element? {
+        let start = range.lowerBound
+        guard range.count >= 2, bytes[start] == identifier, bytes[start + 1] < 0x80,
+              Int(bytes[start + 1]) == range.count - 2
+        else { return nil }
+        return ASN1Element(identifier: identifier, start: start, contentStart: start + 2,
+                           contentEnd: range.upperBound, end: range.upperBound)
     }
 
     /// Reads the element starting at `offset`, which must end at or before `limit`. `depth` is
     /// the element's nesting level, for the bound on nesting.
+    ///
+    /// The checks of a short-form element are inline (it is nearly every element); long-form
+    /// and indefinite lengths are read by a call.
     @inline(__always)
     func element(at offset: Int, limit: Int, depth: Int = 0) throws(ReceiptError) -> ASN1Element {
         guard depth <= DecodingLimits.maximumDepth else { throw Self.tooDeep() }
-        if let element = shortFormElement(at: offset, limit: limit) { return element }
-        return try elementInAnyForm(at: offset, limit: limit, depth: depth)
+        guard offset < limit else { throw ReceiptError(.truncated, "input ends where an element should start (offset \(offset))") }
+        let identifier = bytes[offset]
+        guard identifier & 0x1F != 0x1F else {
+            throw ReceiptError(.malformedEncoding, "multi-byte tag at offset \(offset)")
+        }
+        guard offset + 1 < limit else { throw ReceiptError(.truncated, "input ends inside the element at offset \(offset)") }
+        let first = bytes[offset + 1]
+        guard first < 0x80 else {
+            return try longFormElement(at: offset, limit: limit, identifier: identifier, first: first, depth: depth)
+        }
+        let contentStart = offset + 2
+        let length = Int(first)
+        guard length <= limit - contentStart else { throw Self.overrun(offset, length, limit - contentStart) }
+        return ASN1Element(identifier: identifier, start: offset, contentStart: contentStart,
+                           contentEnd: contentStart + length, end: contentStart + length)
     }
 
     /// Reads the single element that must fill `range` exactly.
@@ -89,16 +138,14 @@ struct ASN1Reader {
         ReceiptError(.nestingTooDeep, "ASN.1 nesting deeper than \(DecodingLimits.maximumDepth) levels")
     }
 
-    /// The slow path: every form the rules allow, and the error that names what is wrong.
-    @inline(never)
-    private func elementInAnyForm(at offset: Int, limit: Int, depth: Int) throws(ReceiptError) -> ASN1Element {
-        guard offset < limit else { throw ReceiptError(.truncated, "input ends where an element should start (offset \(offset))") }
-        let identifier = bytes[offset]
-        guard identifier & 0x1F != 0x1F else {
-            throw ReceiptError(.malformedEncoding, "multi-byte tag at offset \(offset)")
-        }
-        guard offset + 1 < limit else { throw ReceiptError(.truncated, "input ends inside the element at offset \(offset)") }
-        let first = bytes[offset + 1]
+    private static func overrun(_ offset: Int, _ length: Int, _ remaining: Int) -> ReceiptError {
+        ReceiptError(.truncated, "element at offset \(offset) declares \(length) bytes, \(remaining) remain")
+    }
+
+    /// The element at `offset`, whose tag and first length octet (0x80 or more) are checked:
+    /// a long-form length, or under BER an indefinite one.
+    private func longFormElement(at offset: Int, limit: Int, identifier: UInt8, first: UInt8,
+                                 depth: Int) throws(ReceiptError) -> ASN1Element {
         if first == 0x80 {
             guard rules == .basic else {
                 throw ReceiptError(.malformedEncoding, "indefinite length in DER at offset \(offset)")
@@ -106,30 +153,23 @@ struct ASN1Reader {
             return try indefiniteLengthElement(at: offset, limit: limit, depth: depth)
         }
         var cursor = offset + 2
-        let length: Int
-        if first < 0x80 {
-            length = Int(first)
-        } else {
-            let count = Int(first & 0x7F)
-            guard count <= 8 else {
-                throw ReceiptError(.lengthOverflow, "length of \(count) octets at offset \(offset)")
-            }
-            guard cursor + count <= limit else {
-                throw ReceiptError(.truncated, "input ends inside the length at offset \(offset)")
-            }
-            var value: UInt64 = 0
-            for index in cursor..<(cursor + count) {
-                value = value << 8 | UInt64(bytes[index])
-            }
-            guard value <= UInt64(Int.max >> 1) else {
-                throw ReceiptError(.lengthOverflow, "length \(value) at offset \(offset) overflows")
-            }
-            length = Int(value)
-            cursor += count
+        let count = Int(first & 0x7F)
+        guard count <= 8 else {
+            throw ReceiptError(.lengthOverflow, "length of \(count) octets at offset \(offset)")
         }
-        guard length <= limit - cursor else {
-            throw ReceiptError(.truncated, "element at offset \(offset) declares \(length) bytes, \(limit - cursor) remain")
+        guard cursor + count <= limit else {
+            throw ReceiptError(.truncated, "input ends inside the length at offset \(offset)")
         }
+        var value: UInt64 = 0
+        for index in cursor..<(cursor + count) {
+            value = value << 8 | UInt64(bytes[index])
+        }
+        guard value <= UInt64(Int.max >> 1) else {
+            throw ReceiptError(.lengthOverflow, "length \(value) at offset \(offset) overflows")
+        }
+        let length = Int(value)
+        cursor += count
+        guard length <= limit - cursor else { throw Self.overrun(offset, length, limit - cursor) }
         return ASN1Element(identifier: identifier, start: offset, contentStart: cursor,
                            contentEnd: cursor + length, end: cursor + length)
     }

@@ -11,14 +11,19 @@ struct AttributeFields {
 
 /// Reads the attributes of a SET's content in order, checking each one's shape. The decoder
 /// reads untrusted payloads with it; ``ReceiptAttributeSet`` re-reads bytes it has checked.
+///
+/// It keeps the bytes rather than an ``ASN1Reader`` and reads them with a DER reader made where
+/// it is used: attributes are DER, so the rules are a constant the compiler folds away instead
+/// of a field carried through the hot loop (which cost 1.5 % of the decode's instructions).
 struct AttributeReader {
-    let der: ASN1Reader
+    let bytes: UnsafeBufferPointer<UInt8>
     private(set) var cursor: Int
     let limit: Int
     private(set) var count = 0
 
-    init(der: ASN1Reader, content: Range<Int>) {
-        self.der = der
+    /// Reads the attributes in `content`, a range of `bytes`.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, content: Range<Int>) {
+        self.bytes = bytes
         cursor = content.lowerBound
         limit = content.upperBound
     }
@@ -34,6 +39,8 @@ struct AttributeReader {
         }
         return try nextInAnyForm()
     }
+
+    private var der: ASN1Reader { ASN1Reader(bytes, rules: .distinguished) }
 
     private func tooMany() -> ReceiptError {
         ReceiptError(.tooLarge, "more than \(DecodingLimits.maximumAttributeCount) attributes in one set")
@@ -62,21 +69,18 @@ struct AttributeReader {
 
     /// The attribute at `start` when it has the shape nearly all have, read with the reader's
     /// fast paths: short-form lengths (``ASN1Reader/shortFormElement(_:at:limit:)``) and INTEGERs
-    /// of one or two bytes (``ASN1Reader/smallInteger(_:)``). Nil for anything else, which the
-    /// general path above then reads, accepting exactly the same attributes and naming the
-    /// fault of the others.
+    /// of one or two bytes (``ASN1Reader/smallInteger(at:limit:)``). Nil for anything else,
+    /// which the general path above then reads, accepting exactly the same attributes and
+    /// naming the fault of the others.
     @inline(__always)
     private func compactAttribute(at start: Int) -> AttributeFields? {
         guard let sequence = der.shortFormElement(ASN1Tag.sequence, at: start, limit: limit),
-              let typeField = der.shortFormElement(ASN1Tag.integer, at: sequence.contentStart, limit: sequence.end),
-              let type = der.smallInteger(typeField.contentRange),
-              let versionField = der.shortFormElement(ASN1Tag.integer, at: typeField.end, limit: sequence.end),
-              let version = der.smallInteger(versionField.contentRange),
-              let valueField = der.shortFormElement(ASN1Tag.octetString, at: versionField.end, limit: sequence.end),
-              valueField.end == sequence.end
+              let type = der.smallInteger(at: sequence.contentStart, limit: sequence.end),
+              let version = der.smallInteger(at: type.end, limit: sequence.end),
+              let value = der.shortFormElement(ASN1Tag.octetString, filling: version.end..<sequence.end)
         else { return nil }
-        return AttributeFields(type: ReceiptAttributeType(rawValue: type), version: version,
-                               value: valueField.contentRange, end: sequence.end)
+        return AttributeFields(type: ReceiptAttributeType(rawValue: type.value), version: version.value,
+                               value: value.contentRange, end: sequence.end)
     }
 
     /// The next field of an attribute, which must exist and carry `identifier`.

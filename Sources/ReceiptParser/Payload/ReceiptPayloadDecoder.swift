@@ -17,7 +17,7 @@ public enum ReceiptPayloadDecoder {
         // Filled in place: a Receipt is a few hundred bytes, and each copy of it costs.
         var receipt = Receipt()
         try ASN1Reader.read(payload, rules: .distinguished) { (der) throws(ReceiptError) in
-            var decoder = Decoder(payload: payload, der: der)
+            var decoder = Decoder(payload: payload, bytes: der.bytes)
             try decoder.decode(into: &receipt)
         }
         return consume receipt  // moved out: a copy would retain and release every field
@@ -32,12 +32,12 @@ public enum ReceiptPayloadDecoder {
             let set = try attributeSet(der, in: 0..<payload.count, what: "payload")
             var found: Date?
             var seen = false
-            var attributes = AttributeReader(der: der, content: set.contentRange)
+            var attributes = AttributeReader(der.bytes, content: set.contentRange)
             while let attribute = try attributes.next() {
                 guard attribute.type == .creationDate else { continue }
                 guard !seen else { throw ReceiptError(.duplicateAttribute, "attribute 12 occurs twice") }
                 seen = true
-                found = try Value(der: der, range: attribute.value, type: .creationDate).date()
+                found = try Value(bytes: der.bytes, range: attribute.value, type: .creationDate).date()
             }
             return found
         }
@@ -45,11 +45,15 @@ public enum ReceiptPayloadDecoder {
 
     /// One decode: the payload (whose slices become the raw attributes), its memory, and the
     /// strings already made, so that the product identifiers repeated in every entry are one
-    /// String each rather than one allocation per entry.
+    /// String each rather than one allocation per entry. Like ``AttributeReader`` and
+    /// `Value` it keeps the memory, not a reader: the payload is DER, and a reader made where
+    /// it is used has rules the compiler folds away.
     private struct Decoder {
         let payload: [UInt8]
-        let der: ASN1Reader
+        let bytes: UnsafeBufferPointer<UInt8>
         var strings = RecentStrings()
+
+        private var der: ASN1Reader { ASN1Reader(bytes, rules: .distinguished) }
 
         mutating func decode(into receipt: inout Receipt) throws(ReceiptError) {
             let set = try attributeSet(der, in: 0..<payload.count, what: "payload")
@@ -57,9 +61,9 @@ public enum ReceiptPayloadDecoder {
             receipt.inAppPurchases.reserveCapacity(min(entries, DecodingLimits.maximumInAppPurchases))
             strings.isUseful = entries > 1
             var seen = SeenTypes(first: .receiptType)
-            var attributes = AttributeReader(der: der, content: set.contentRange)
+            var attributes = AttributeReader(bytes, content: set.contentRange)
             while let field = try attributes.next() {
-                let value = Value(der: der, range: field.value, type: field.type)
+                let value = Value(bytes: bytes, range: field.value, type: field.type)
                 switch field.type {
                 case .inAppPurchase:
                     guard receipt.inAppPurchases.count < DecodingLimits.maximumInAppPurchases else {
@@ -93,9 +97,9 @@ public enum ReceiptPayloadDecoder {
             let set = try attributeSet(der, in: range, what: "in-app purchase (attribute 17)")
             var seen = SeenTypes(first: .quantity)
             var transaction: (range: Range<Int>, text: String)?
-            var attributes = AttributeReader(der: der, content: set.contentRange)
+            var attributes = AttributeReader(bytes, content: set.contentRange)
             while let field = try attributes.next() {
-                let value = Value(der: der, range: field.value, type: field.type)
+                let value = Value(bytes: bytes, range: field.value, type: field.type)
                 switch field.type {
                 case .quantity: purchase.quantity = try value.integer()
                 case .productID: purchase.productID = try value.string(&strings)
@@ -181,18 +185,17 @@ public enum ReceiptPayloadDecoder {
 
     /// The value of one attribute, read as the type its meaning requires.
     private struct Value {
-        let der: ASN1Reader
+        let bytes: UnsafeBufferPointer<UInt8>
         let range: Range<Int>
         let type: ReceiptAttributeType
+
+        private var der: ASN1Reader { ASN1Reader(bytes, rules: .distinguished) }
 
         @inline(__always)
         private func element() throws(ReceiptError) -> ASN1Element {
             // Nearly every value: the reader's fast path (a low tag and a one-byte length),
             // filling the range exactly.
-            if let element = der.shortFormElement(at: range.lowerBound, limit: range.upperBound),
-               element.end == range.upperBound {
-                return element
-            }
+            if let element = der.shortFormElement(filling: range) { return element }
             return try anyElement()
         }
 
@@ -219,7 +222,7 @@ public enum ReceiptPayloadDecoder {
         }
 
         private func text(_ element: ASN1Element) throws(ReceiptError) -> String {
-            let content = UnsafeBufferPointer(rebasing: der.bytes[element.contentRange])
+            let content = UnsafeBufferPointer(rebasing: bytes[element.contentRange])
             switch element.identifier {
             case ASN1Tag.utf8String:
                 if content.isASCII { return String(decoding: content, as: UTF8.self) }
@@ -241,8 +244,8 @@ public enum ReceiptPayloadDecoder {
                 throw ReceiptError(.wrongValueType, "attribute \(type) should be a date string, found tag 0x\(String(element.identifier, radix: 16))")
             }
             if element.contentRange.isEmpty { return nil }
-            guard let date = RFC3339.parse(der.bytes, element.contentRange) else {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: der.bytes[element.contentRange.prefix(64)]), as: UTF8.self)
+            guard let date = RFC3339.parse(bytes, element.contentRange) else {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[element.contentRange.prefix(64)]), as: UTF8.self)
                 throw ReceiptError(.invalidDate, "attribute \(type) is not an RFC 3339 date: \"\(text)\"")
             }
             return date
@@ -272,8 +275,7 @@ extension ASN1Reader {
         var count = 0
         while cursor < range.upperBound, let element = try? element(at: cursor, limit: range.upperBound) {
             // An in-app entry starts with its type: INTEGER 17, read with the fast paths.
-            if let type = shortFormElement(ASN1Tag.integer, at: element.contentStart, limit: element.contentEnd),
-               smallInteger(type.contentRange) == ReceiptAttributeType.inAppPurchase.rawValue {
+            if smallInteger(at: element.contentStart, limit: element.contentEnd)?.value == ReceiptAttributeType.inAppPurchase.rawValue {
                 count += 1
             }
             cursor = element.end
