@@ -87,19 +87,21 @@ struct HostileCertificateTests {
     /// The DER of the `index`th element of a receipt's certificates set, found by walking the
     /// envelope (ContentInfo → [0] → SignedData → fourth field).
     static func certificate(at index: Int, in bytes: [UInt8]) throws -> [UInt8] {
-        let reader = ASN1Reader(bytes, allowsIndefiniteLength: false)
-        let contentInfo = try reader.onlyElement(in: 0..<bytes.count)
-        var outer = reader.children(of: contentInfo)
-        _ = try outer.next()
-        let explicit = try #require(try outer.next())
-        let signedData = try reader.onlyElement(in: explicit.contentRange)
-        var fields = reader.children(of: signedData)
-        for _ in 0..<3 { _ = try fields.next() }
-        let set = try #require(try fields.next())
-        var items = reader.children(of: set)
-        for _ in 0..<index { _ = try items.next() }
-        let element = try #require(try items.next())
-        return Array(bytes[element.range])
+        try bytes.withUnsafeBufferPointer { buffer in
+            let reader = ASN1Reader(buffer, rules: .distinguished)
+            let contentInfo = try reader.onlyElement(in: 0..<bytes.count)
+            var outer = reader.children(of: contentInfo)
+            _ = try outer.next()
+            let explicit = try #require(try outer.next())
+            let signedData = try reader.onlyElement(in: explicit.contentRange)
+            var fields = reader.children(of: signedData)
+            for _ in 0..<3 { _ = try fields.next() }
+            let set = try #require(try fields.next())
+            var items = reader.children(of: set)
+            for _ in 0..<index { _ = try items.next() }
+            let element = try #require(try items.next())
+            return Array(bytes[element.range])
+        }
     }
 
     /// The chain cache is keyed by certificates and signer identifier, not by the SignerInfo's

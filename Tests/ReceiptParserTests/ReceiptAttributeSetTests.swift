@@ -83,4 +83,23 @@ struct ReceiptAttributeSetTests {
         #expect(attributes.first?["type"] as? Int == original.attributes.first?.type)
         #expect(attributes.first?["value"] as? String == original.attributes.first?.value.hex)
     }
+
+    /// Each named type is the number the decoder reads into its property, and in JSON and in
+    /// messages a type is still its number.
+    @Test func namedTypesAreTheDecodedNumbers() throws {
+        func attribute(_ type: ReceiptAttributeType, _ value: [UInt8]) -> [UInt8] { DER.attribute(Int64(type.rawValue), value) }
+        let entry = DER.set([attribute(.productID, DER.utf8("p")), attribute(.expiresDate, DER.ia5("2025-06-01T12:00:00Z"))])
+        let payload = DER.set([attribute(.bundleID, DER.utf8("b")), attribute(.inAppPurchase, entry)])
+        let receipt = try ReceiptPayloadDecoder.decode(payload)
+        #expect(receipt.bundleID == "b")
+        #expect(receipt.inAppPurchases.first?.productID == "p")
+        #expect(receipt.inAppPurchases.first?.expiresDate != nil)
+        #expect(receipt.attributes.map(\.attributeType) == [.bundleID, .inAppPurchase])
+        #expect(receipt.inAppPurchases.first?.attributes.map(\.type) == [1702, 1708])
+        #expect(ReceiptAttribute(type: .bundleID, version: 1, value: ByteString([])) == ReceiptAttribute(type: 2, version: 1, value: ByteString([])))
+
+        #expect(String(decoding: try JSONEncoder().encode([ReceiptAttributeType.expiresDate]), as: UTF8.self) == "[1708]")
+        #expect(try JSONDecoder().decode(ReceiptAttributeType.self, from: Data("17".utf8)) == .inAppPurchase)
+        #expect("\(ReceiptAttributeType.inAppOriginalPurchaseDate)" == "1706")
+    }
 }

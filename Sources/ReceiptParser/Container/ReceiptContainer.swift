@@ -32,7 +32,14 @@ public struct ReceiptContainer: Sendable {
         guard bytes.first == ASN1Tag.sequence else {
             throw ReceiptError(.notPKCS7, "the input does not start with an ASN.1 SEQUENCE")
         }
-        let reader = ASN1Reader(bytes, allowsIndefiniteLength: true)
+        return try ASN1Reader.read(bytes, rules: .basic) { (reader) throws(ReceiptError) in
+            try parse(bytes, reader)
+        }
+    }
+
+    /// The envelope of `bytes`, read by `reader` under BER (Xcode's receipts need it); values
+    /// are sliced from `bytes`, so they share its storage instead of copying.
+    private static func parse(_ bytes: [UInt8], _ reader: ASN1Reader) throws(ReceiptError) -> ReceiptContainer {
         let contentInfo = try reader.element(at: 0, limit: bytes.count)
         guard contentInfo.end == bytes.count else {
             throw ReceiptError(.trailingBytes, "\(bytes.count - contentInfo.end) bytes follow the PKCS #7 structure")
@@ -94,7 +101,7 @@ public struct ReceiptContainer: Sendable {
         var signers: [SignerInfo] = []
         var items = reader.children(of: signerSet, depth: 3)
         while let item = try items.next() {
-            signers.append(try SignerInfo(reader, item))
+            signers.append(try SignerInfo(reader, item, in: bytes))
         }
 
         return ReceiptContainer(payload: payload, certificates: certificates, signers: signers,

@@ -15,7 +15,16 @@ struct SignedAttributes: Sendable {
     /// Parses the DER of a SignerInfo's `[0] IMPLICIT SignedAttributes`.
     init(der: ByteString) throws(ReceiptError) {
         var bytes = Array(der)
-        let reader = ASN1Reader(bytes, allowsIndefiniteLength: false)
+        messageDigest = try ASN1Reader.read(bytes, rules: .distinguished) { (reader) throws(ReceiptError) in
+            try Self.messageDigest(in: reader)
+        }
+        bytes[0] = ASN1Tag.set  // signed as a SET OF, stored with an implicit [0] tag
+        signedBytes = ByteString(bytes)
+    }
+
+    /// The message-digest attribute's value, once the attributes `reader` reads are checked.
+    private static func messageDigest(in reader: ASN1Reader) throws(ReceiptError) -> ByteString {
+        let bytes = reader.bytes
         let set = try reader.onlyElement(in: 0..<bytes.count)
         var contentTypeSeen = false
         var digest: ByteString?
@@ -46,8 +55,6 @@ struct SignedAttributes: Sendable {
         guard contentTypeSeen, let digest else {
             throw ReceiptError(.messageDigestMismatch, "signed attributes lack content-type or message-digest")
         }
-        messageDigest = digest
-        bytes[0] = ASN1Tag.set  // signed as a SET OF, stored with an implicit [0] tag
-        signedBytes = ByteString(bytes)
+        return digest
     }
 }

@@ -22,11 +22,11 @@ public struct SignerInfo: Sendable, Hashable {
     let digestAlgorithmOID: ByteString
     let signatureAlgorithmOID: ByteString
 
-    init(_ reader: ASN1Reader, _ element: ASN1Element) throws(ReceiptError) {
+    /// Reads the SignerInfo `element`; `bytes` are the ones `reader` reads, for the values.
+    init(_ reader: ASN1Reader, _ element: ASN1Element, in bytes: [UInt8]) throws(ReceiptError) {
         guard element.identifier == ASN1Tag.sequence else {
             throw ReceiptError(.notSignedData, "SignerInfo is not a SEQUENCE")
         }
-        let bytes = reader.bytes
         var fields = reader.children(of: element, depth: 4)
         _ = try fields.next(ASN1Tag.integer, "SignerInfo version", else: .notSignedData)
         guard let sid = try fields.next() else { throw ReceiptError(.notSignedData, "SignerInfo has no signer identifier") }
@@ -43,11 +43,11 @@ public struct SignerInfo: Sendable, Hashable {
             throw ReceiptError(.notSignedData, "unknown signer identifier form")
         }
         let digest = try fields.next(ASN1Tag.sequence, "SignerInfo digestAlgorithm", else: .notSignedData)
-        digestAlgorithmOID = try AlgorithmIdentifier.oid(reader, digest)
+        digestAlgorithmOID = try AlgorithmIdentifier.oid(reader, digest, in: bytes)
         let attributes = try fields.optional(ASN1Tag.contextSpecific(0, constructed: true))
         signedAttributes = attributes.map { ByteString(bytes[$0.range]) }
         let algorithm = try fields.next(ASN1Tag.sequence, "SignerInfo signatureAlgorithm", else: .notSignedData)
-        signatureAlgorithmOID = try AlgorithmIdentifier.oid(reader, algorithm)
+        signatureAlgorithmOID = try AlgorithmIdentifier.oid(reader, algorithm, in: bytes)
         let signatureElement = try fields.next(ASN1Tag.octetString, "SignerInfo signature", else: .notSignedData)
         signature = ByteString(bytes[signatureElement.contentRange])
         _ = try fields.optional(ASN1Tag.contextSpecific(1, constructed: true))

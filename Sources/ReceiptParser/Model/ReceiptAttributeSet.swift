@@ -66,7 +66,7 @@ public struct ReceiptAttributeSet: Collection, Sendable, Hashable, Codable, Expr
     private func read(at position: Index) -> AttributeFields {
         precondition(position.offset >= 0 && position.offset < content.count, "ReceiptAttributeSet index out of range")
         return content.withUnsafeBufferPointer { buffer in
-            var reader = AttributeReader(der: DERBuffer(bytes: buffer), content: position.offset..<buffer.count)
+            var reader = AttributeReader(buffer, content: position.offset..<buffer.count)
             guard let fields = try? reader.next() else { preconditionFailure("ReceiptAttributeSet holds checked DER") }
             return fields
         }

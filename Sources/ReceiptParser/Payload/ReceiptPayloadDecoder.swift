@@ -16,8 +16,8 @@ public enum ReceiptPayloadDecoder {
     public static func decode(_ payload: [UInt8]) throws(ReceiptError) -> Receipt {
         // Filled in place: a Receipt is a few hundred bytes, and each copy of it costs.
         var receipt = Receipt()
-        try withDER(payload) { (der) throws(ReceiptError) in
-            var decoder = Decoder(payload: payload, der: der)
+        try ASN1Reader.read(payload, rules: .distinguished) { (der) throws(ReceiptError) in
+            var decoder = Decoder(payload: payload, bytes: der.bytes)
             try decoder.decode(into: &receipt)
         }
         return consume receipt  // moved out: a copy would retain and release every field
@@ -28,48 +28,44 @@ public enum ReceiptPayloadDecoder {
     /// Verification needs this date before the signature is known to be good, so it reads as
     /// little of the untrusted payload as it can: one pass over the top-level attributes.
     static func creationDate(in payload: [UInt8]) throws(ReceiptError) -> Date? {
-        try withDER(payload) { (der) throws(ReceiptError) -> Date? in
+        try ASN1Reader.read(payload, rules: .distinguished) { (der) throws(ReceiptError) -> Date? in
             let set = try attributeSet(der, in: 0..<payload.count, what: "payload")
             var found: Date?
             var seen = false
-            var attributes = AttributeReader(der: der, content: set.contentRange)
+            var attributes = AttributeReader(der.bytes, content: set.contentRange)
             while let attribute = try attributes.next() {
-                guard attribute.type == 12 else { continue }
+                guard attribute.type == .creationDate else { continue }
                 guard !seen else { throw ReceiptError(.duplicateAttribute, "attribute 12 occurs twice") }
                 seen = true
-                found = try Value(der: der, range: attribute.value, type: 12).date()
+                found = try Value(bytes: der.bytes, range: attribute.value, type: .creationDate).date()
             }
             return found
         }
     }
 
-    /// Runs `body` with the payload's memory borrowed for the decode.
-    private static func withDER<T>(_ payload: [UInt8], _ body: (DERBuffer) throws(ReceiptError) -> T) throws(ReceiptError) -> T {
-        let result: Result<T, ReceiptError> = payload.withUnsafeBufferPointer { buffer in
-            do throws(ReceiptError) { return .success(try body(DERBuffer(bytes: buffer))) } catch { return .failure(error) }
-        }
-        return try result.get()
-    }
-
     /// One decode: the payload (whose slices become the raw attributes), its memory, and the
     /// strings already made, so that the product identifiers repeated in every entry are one
-    /// String each rather than one allocation per entry.
+    /// String each rather than one allocation per entry. Like ``AttributeReader`` and
+    /// `Value` it keeps the memory, not a reader: the payload is DER, and a reader made where
+    /// it is used has rules the compiler folds away.
     private struct Decoder {
         let payload: [UInt8]
-        let der: DERBuffer
+        let bytes: UnsafeBufferPointer<UInt8>
         var strings = RecentStrings()
+
+        private var der: ASN1Reader { ASN1Reader(bytes, rules: .distinguished) }
 
         mutating func decode(into receipt: inout Receipt) throws(ReceiptError) {
             let set = try attributeSet(der, in: 0..<payload.count, what: "payload")
             let entries = der.countInAppPurchases(in: set.contentRange)
             receipt.inAppPurchases.reserveCapacity(min(entries, DecodingLimits.maximumInAppPurchases))
             strings.isUseful = entries > 1
-            var seen = SeenTypes(base: 0)
-            var attributes = AttributeReader(der: der, content: set.contentRange)
+            var seen = SeenTypes(first: .receiptType)
+            var attributes = AttributeReader(bytes, content: set.contentRange)
             while let field = try attributes.next() {
-                let value = Value(der: der, range: field.value, type: field.type)
+                let value = Value(bytes: bytes, range: field.value, type: field.type)
                 switch field.type {
-                case 17:
+                case .inAppPurchase:
                     guard receipt.inAppPurchases.count < DecodingLimits.maximumInAppPurchases else {
                         throw ReceiptError(.tooLarge, "more than \(DecodingLimits.maximumInAppPurchases) in-app purchases")
                     }
@@ -77,19 +73,19 @@ public enum ReceiptPayloadDecoder {
                     receipt.inAppPurchases.append(InAppPurchase())
                     try decodeInAppPurchase(in: field.value, into: &receipt.inAppPurchases[receipt.inAppPurchases.count - 1])
                     continue
-                case 0: receipt.receiptType = try value.string()
-                case 1: receipt.appItemID = try value.integer()
-                case 2: receipt.bundleID = try value.string()
-                case 3: receipt.applicationVersion = try value.string()
-                case 4: receipt.opaqueValue = ByteString(payload[field.value])
-                case 5: receipt.sha1Hash = ByteString(payload[field.value])
-                case 10: receipt.ageRating = try value.string()
-                case 12: receipt.creationDate = try value.date()
-                case 15: receipt.downloadID = try value.integer()
-                case 16: receipt.versionExternalIdentifier = try value.integer()
-                case 18: receipt.originalPurchaseDate = try value.date()
-                case 19: receipt.originalApplicationVersion = try value.string()
-                case 21: receipt.expirationDate = try value.date()
+                case .receiptType: receipt.receiptType = try value.string()
+                case .appItemID: receipt.appItemID = try value.integer()
+                case .bundleID: receipt.bundleID = try value.string()
+                case .applicationVersion: receipt.applicationVersion = try value.string()
+                case .opaqueValue: receipt.opaqueValue = ByteString(payload[field.value])
+                case .sha1Hash: receipt.sha1Hash = ByteString(payload[field.value])
+                case .ageRating: receipt.ageRating = try value.string()
+                case .creationDate: receipt.creationDate = try value.date()
+                case .downloadID: receipt.downloadID = try value.integer()
+                case .versionExternalIdentifier: receipt.versionExternalIdentifier = try value.integer()
+                case .originalPurchaseDate: receipt.originalPurchaseDate = try value.date()
+                case .originalApplicationVersion: receipt.originalApplicationVersion = try value.string()
+                case .expirationDate: receipt.expirationDate = try value.date()
                 default: continue
                 }
                 try seen.insert(field.type)
@@ -99,34 +95,34 @@ public enum ReceiptPayloadDecoder {
 
         private mutating func decodeInAppPurchase(in range: Range<Int>, into purchase: inout InAppPurchase) throws(ReceiptError) {
             let set = try attributeSet(der, in: range, what: "in-app purchase (attribute 17)")
-            var seen = SeenTypes(base: 1701)
+            var seen = SeenTypes(first: .quantity)
             var transaction: (range: Range<Int>, text: String)?
-            var attributes = AttributeReader(der: der, content: set.contentRange)
+            var attributes = AttributeReader(bytes, content: set.contentRange)
             while let field = try attributes.next() {
-                let value = Value(der: der, range: field.value, type: field.type)
+                let value = Value(bytes: bytes, range: field.value, type: field.type)
                 switch field.type {
-                case 1701: purchase.quantity = try value.integer()
-                case 1702: purchase.productID = try value.string(&strings)
-                case 1703:
+                case .quantity: purchase.quantity = try value.integer()
+                case .productID: purchase.productID = try value.string(&strings)
+                case .transactionID:
                     let text = try value.string()
                     purchase.transactionID = text
                     transaction = (field.value, text)
-                case 1704: purchase.purchaseDate = try value.date()
-                case 1705:
+                case .purchaseDate: purchase.purchaseDate = try value.date()
+                case .originalTransactionID:
                     // Usually the transaction itself, or the first purchase of a subscription.
                     if let transaction, der.equal(transaction.range, field.value) {
                         purchase.originalTransactionID = transaction.text
                     } else {
                         purchase.originalTransactionID = try value.string(&strings)
                     }
-                case 1706: purchase.originalPurchaseDate = try value.date()
-                case 1707: purchase.productType = try value.integer()
-                case 1708: purchase.expiresDate = try value.date()
-                case 1711: purchase.webOrderLineItemID = try value.integer()
-                case 1712: purchase.cancellationDate = try value.date()
-                case 1713: purchase.isTrialPeriod = try value.boolean()
-                case 1719: purchase.isInIntroOfferPeriod = try value.boolean()
-                case 1721: purchase.promotionalOfferID = try value.string(&strings)
+                case .inAppOriginalPurchaseDate: purchase.originalPurchaseDate = try value.date()
+                case .productType: purchase.productType = try value.integer()
+                case .expiresDate: purchase.expiresDate = try value.date()
+                case .webOrderLineItemID: purchase.webOrderLineItemID = try value.integer()
+                case .cancellationDate: purchase.cancellationDate = try value.date()
+                case .isTrialPeriod: purchase.isTrialPeriod = try value.boolean()
+                case .isInIntroOfferPeriod: purchase.isInIntroOfferPeriod = try value.boolean()
+                case .promotionalOfferID: purchase.promotionalOfferID = try value.string(&strings)
                 default: continue
                 }
                 try seen.insert(field.type)
@@ -135,7 +131,7 @@ public enum ReceiptPayloadDecoder {
         }
     }
 
-    private static func attributeSet(_ der: DERBuffer, in range: Range<Int>, what: String) throws(ReceiptError) -> ASN1Element {
+    private static func attributeSet(_ der: ASN1Reader, in range: Range<Int>, what: String) throws(ReceiptError) -> ASN1Element {
         guard range.lowerBound < range.upperBound, der[range.lowerBound] == ASN1Tag.set else {
             throw ReceiptError(.notReceiptPayload, "the \(what) is not a SET of attributes")
         }
@@ -144,13 +140,13 @@ public enum ReceiptPayloadDecoder {
 
     /// Remembers which named attributes a set has had, to reject a second one: two bundle
     /// identifiers in one receipt leave it to each reader to pick one, which an attacker can use.
-    /// Named types lie within 64 of `base` (0...21 at the top, 1701...1721 in a purchase).
+    /// Named types lie within 64 of `first` (0...21 at the top, 1701...1721 in a purchase).
     private struct SeenTypes {
         let base: Int
         private var bits: UInt64 = 0
-        init(base: Int) { self.base = base }
-        mutating func insert(_ type: Int) throws(ReceiptError) {
-            let bit: UInt64 = 1 << UInt64(type - base)
+        init(first: ReceiptAttributeType) { base = first.rawValue }
+        mutating func insert(_ type: ReceiptAttributeType) throws(ReceiptError) {
+            let bit: UInt64 = 1 << UInt64(type.rawValue - base)
             guard bits & bit == 0 else {
                 throw ReceiptError(.duplicateAttribute, "attribute \(type) occurs twice")
             }
@@ -168,7 +164,7 @@ public enum ReceiptPayloadDecoder {
         /// Whether strings can repeat at all: not with a single in-app entry.
         var isUseful = true
 
-        func find(_ identifier: UInt8, _ range: Range<Int>, in der: DERBuffer) -> String? {
+        func find(_ identifier: UInt8, _ range: Range<Int>, in der: ASN1Reader) -> String? {
             for entry in entries where entry.identifier == identifier && der.equal(entry.range, range) {
                 return entry.text
             }
@@ -189,18 +185,17 @@ public enum ReceiptPayloadDecoder {
 
     /// The value of one attribute, read as the type its meaning requires.
     private struct Value {
-        let der: DERBuffer
+        let bytes: UnsafeBufferPointer<UInt8>
         let range: Range<Int>
-        let type: Int
+        let type: ReceiptAttributeType
+
+        private var der: ASN1Reader { ASN1Reader(bytes, rules: .distinguished) }
 
         @inline(__always)
         private func element() throws(ReceiptError) -> ASN1Element {
-            // Nearly every value: a low tag and a one-byte length, filling the range exactly.
-            let start = range.lowerBound
-            if range.count >= 2, der[start] & 0x1F != 0x1F, der[start + 1] < 0x80, Int(der[start + 1]) == range.count - 2 {
-                return ASN1Element(identifier: der[start], start: start, contentStart: start + 2,
-                                   contentEnd: range.upperBound, end: range.upperBound)
-            }
+            // Nearly every value: the reader's fast path (a low tag and a one-byte length),
+            // filling the range exactly.
+            if let element = der.shortFormElement(filling: range) { return element }
             return try anyElement()
         }
 
@@ -227,7 +222,7 @@ public enum ReceiptPayloadDecoder {
         }
 
         private func text(_ element: ASN1Element) throws(ReceiptError) -> String {
-            let content = UnsafeBufferPointer(rebasing: der.bytes[element.contentRange])
+            let content = UnsafeBufferPointer(rebasing: bytes[element.contentRange])
             switch element.identifier {
             case ASN1Tag.utf8String:
                 if content.isASCII { return String(decoding: content, as: UTF8.self) }
@@ -249,8 +244,8 @@ public enum ReceiptPayloadDecoder {
                 throw ReceiptError(.wrongValueType, "attribute \(type) should be a date string, found tag 0x\(String(element.identifier, radix: 16))")
             }
             if element.contentRange.isEmpty { return nil }
-            guard let date = RFC3339.parse(der.bytes, element.contentRange) else {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: der.bytes[element.contentRange.prefix(64)]), as: UTF8.self)
+            guard let date = RFC3339.parse(bytes, element.contentRange) else {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[element.contentRange.prefix(64)]), as: UTF8.self)
                 throw ReceiptError(.invalidDate, "attribute \(type) is not an RFC 3339 date: \"\(text)\"")
             }
             return date
@@ -272,16 +267,15 @@ public enum ReceiptPayloadDecoder {
     }
 }
 
-extension DERBuffer {
-    /// The number of type 17 attributes in a SET's content, from the headers alone, without
+extension ASN1Reader {
+    /// The number of in-app purchase attributes (type 17) in a SET's content, from the headers alone, without
     /// throwing: the capacity to reserve. The real pass checks everything.
     func countInAppPurchases(in range: Range<Int>) -> Int {
         var cursor = range.lowerBound
         var count = 0
         while cursor < range.upperBound, let element = try? element(at: cursor, limit: range.upperBound) {
-            // An in-app entry starts 02 01 11: INTEGER 17.
-            if element.contentEnd - element.contentStart >= 3, bytes[element.contentStart] == ASN1Tag.integer,
-               bytes[element.contentStart + 1] == 1, bytes[element.contentStart + 2] == 17 {
+            // An in-app entry starts with its type: INTEGER 17, read with the fast paths.
+            if smallInteger(at: element.contentStart, limit: element.contentEnd)?.value == ReceiptAttributeType.inAppPurchase.rawValue {
                 count += 1
             }
             cursor = element.end

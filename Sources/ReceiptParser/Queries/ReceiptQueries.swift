@@ -110,7 +110,7 @@ extension Receipt {
     /// ```
     public func isIssued(toDevice deviceIdentifier: [UInt8]) -> Bool {
         guard let opaqueValue, let sha1Hash,
-              let bundleAttribute = attributes.first(where: { $0.type == 2 })
+              let bundleAttribute = attributes.first(where: { $0.attributeType == .bundleID })
         else { return false }
         let digest = Digest.sha1.hash(deviceIdentifier + Array(opaqueValue) + Array(bundleAttribute.value))
         return ByteString(digest) == sha1Hash

@@ -36,20 +36,24 @@ final class Certificate: @unchecked Sendable {
         self.handle = handle
         der = bytes
         do throws(ReceiptError) {
-            let reader = ASN1Reader(array, allowsIndefiniteLength: false)
-            let certificate = try reader.onlyElement(in: 0..<array.count)
-            var parts = reader.children(of: certificate)
-            let tbs = try parts.next(ASN1Tag.sequence, "TBSCertificate", else: .invalidCertificate)
-            let outerAlgorithm = try parts.next(ASN1Tag.sequence, "signatureAlgorithm", else: .invalidCertificate)
-            let signatureBits = try parts.next(ASN1Tag.bitString, "signatureValue", else: .invalidCertificate)
+            let (tbs, serial, innerAlgorithm, outerAlgorithm, issuerName, subjectName, signatureBits, algorithmOID) =
+                try ASN1Reader.read(array, rules: .distinguished) { (reader) throws(ReceiptError) in
+                    let certificate = try reader.onlyElement(in: 0..<array.count)
+                    var parts = reader.children(of: certificate)
+                    let tbs = try parts.next(ASN1Tag.sequence, "TBSCertificate", else: .invalidCertificate)
+                    let outerAlgorithm = try parts.next(ASN1Tag.sequence, "signatureAlgorithm", else: .invalidCertificate)
+                    let signatureBits = try parts.next(ASN1Tag.bitString, "signatureValue", else: .invalidCertificate)
 
-            var fields = reader.children(of: tbs)
-            _ = try fields.optional(ASN1Tag.contextSpecific(0, constructed: true))
-            let serial = try fields.next(ASN1Tag.integer, "serialNumber", else: .invalidCertificate)
-            let innerAlgorithm = try fields.next(ASN1Tag.sequence, "signature", else: .invalidCertificate)
-            let issuerName = try fields.next(ASN1Tag.sequence, "issuer", else: .invalidCertificate)
-            _ = try fields.next(ASN1Tag.sequence, "validity", else: .invalidCertificate)
-            let subjectName = try fields.next(ASN1Tag.sequence, "subject", else: .invalidCertificate)
+                    var fields = reader.children(of: tbs)
+                    _ = try fields.optional(ASN1Tag.contextSpecific(0, constructed: true))
+                    let serial = try fields.next(ASN1Tag.integer, "serialNumber", else: .invalidCertificate)
+                    let innerAlgorithm = try fields.next(ASN1Tag.sequence, "signature", else: .invalidCertificate)
+                    let issuerName = try fields.next(ASN1Tag.sequence, "issuer", else: .invalidCertificate)
+                    _ = try fields.next(ASN1Tag.sequence, "validity", else: .invalidCertificate)
+                    let subjectName = try fields.next(ASN1Tag.sequence, "subject", else: .invalidCertificate)
+                    return (tbs, serial, innerAlgorithm, outerAlgorithm, issuerName, subjectName, signatureBits,
+                            try AlgorithmIdentifier.oid(reader, outerAlgorithm, in: array))
+                }
 
             // RFC 5280 §4.1.1.2: the signed and the unsigned algorithm must be the same, or an
             // attacker could steer which algorithm checks the signature.
@@ -63,7 +67,7 @@ final class Certificate: @unchecked Sendable {
             serialNumber = ByteString(array[serial.contentRange])
             issuer = ByteString(array[issuerName.range])
             subject = ByteString(array[subjectName.range])
-            signatureAlgorithmOID = try AlgorithmIdentifier.oid(reader, outerAlgorithm)
+            signatureAlgorithmOID = algorithmOID
             signature = ByteString(array[(signatureBits.contentStart + 1)..<signatureBits.contentEnd])
         } catch {
             rc_certificate_free(handle)
