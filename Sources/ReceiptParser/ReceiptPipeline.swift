@@ -55,7 +55,8 @@ extension ReceiptVerifier {
         try inspect(input, options: .verifiedOnly).verified()
     }
 
-    /// Runs the pipeline over one input and keeps every outcome, failures included.
+    /// Runs the pipeline over one input and keeps every outcome, failures included. A receipt
+    /// that fails verification is decoded only with ``InspectionOptions/decodesUnverified``.
     public func inspect(_ input: [UInt8], options: InspectionOptions = InspectionOptions()) -> ReceiptInspection {
         ReceiptInspection.inspect(input, verifier: self, options: options)
     }

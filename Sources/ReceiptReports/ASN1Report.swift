@@ -5,7 +5,8 @@ import Foundation
 #endif
 import ReceiptParser
 
-/// The --format asn1 output: the raw attribute tree with type numbers, versions, hex and values.
+/// The --format asn1 output: the raw attribute tree with type numbers (and the names of agreed
+/// types), versions, hex and values.
 ///
 /// A forged receipt may nest attribute SETs thousands of levels deep: indentation stops growing
 /// at `indentedDepth` (deeper lines say their depth as a number instead), and SETs deeper than
@@ -37,7 +38,8 @@ package enum ASN1Report {
             let indent = depth <= indentedDepth
                 ? String(repeating: "    ", count: depth - 1) + "  "
                 : String(repeating: "    ", count: indentedDepth - 1) + "  [depth \(depth)] "
-            var line = "\(indent)type \(attribute.type) version \(attribute.version) "
+            let name = attribute.attributeType.name.map { " (\($0))" } ?? ""
+            var line = "\(indent)type \(attribute.type)\(name) version \(attribute.version) "
             let value = depth < expandedDepth ? attribute.decodedValue : .bytes
             switch value {
             case .integer(let number): line += "INTEGER \(number)"

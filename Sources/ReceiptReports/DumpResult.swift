@@ -51,7 +51,7 @@ public struct DumpResult: Encodable, Sendable {
         }
         let inspection = ReceiptInspection.inspect(
             input, verifier: settings.verifier,
-            options: InspectionOptions(decodesUnverified: true, summarizesCertificates: settings.wantsCertificates))
+            options: InspectionOptions(decodesUnverified: true, summarizesCertificates: settings.wantsCertificates))  // a support tool shows what a forgery claims
         result.certificates = inspection.certificates
         if settings.wantsCertificateDetails { result.certificateDetails = inspection.container?.certificateDetails() }
         result.verification = inspection.verification?.mapError(Problem.init)
@@ -134,12 +134,7 @@ public struct DumpResult: Encodable, Sendable {
     }
 
     package var verdict: Verdict {
-        if readError != nil { return .unreadable }
-        switch verification {
-        case nil: return .notChecked
-        case .success: return .verified
-        case .failure: return .notVerified
-        }
+        Verdict(readable: readError == nil, verified: verification.map { (try? $0.get()) != nil })
     }
 
     package enum CodingKeys: String, CodingKey {

@@ -1,5 +1,5 @@
 // String helpers that Foundation's NSString used to provide (receipt-dump imports
-// FoundationEssentials only: see System.swift).
+// FoundationEssentials only).
 
 extension Unicode.Scalar {
     /// In Foundation's `CharacterSet.whitespaces`: tab and the Unicode space separators.

@@ -70,6 +70,10 @@ struct ReceiptDumpTests {
         let badPayload = try run("--root", "pki/test-root.der", "receipts/bad-purchase-date.receipt")
         #expect(badPayload.status == 2)
         #expect(badPayload.output.contains("(invalidDate)"))
+        // Verified, but its payload cannot be read: the reason is shown, not the chain's terms.
+        let wrongType = try run("--root", "pki/test-root.der", "receipts/wrong-value-type.receipt")
+        #expect(wrongType.status == 2)
+        #expect(wrongType.output.contains("UNREADABLE (wrongValueType): attribute 2 should be a string"))
     }
 
     @Test func usageErrorsExitSixtyFour() throws {

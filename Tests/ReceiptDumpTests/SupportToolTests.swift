@@ -136,9 +136,9 @@ struct SupportToolTests {
         let result = try run("--format", "asn1", "--root", "pki/test-root.der", "receipts/sample.receipt")
         #expect(result.status == 0)
         #expect(result.output.contains("SET OF ReceiptAttribute (16)"))
-        #expect(result.output.contains("  type 2 version 1 UTF8String \"com.example.receiptparser.sample\" [0c20636f6d2e6578616d706c652e726563656970747061727365722e73616d706c65]"))
-        #expect(result.output.contains("  type 17 version 1 SET OF ReceiptAttribute (14)"))
-        #expect(result.output.contains("      type 1711 version 1 INTEGER 5000000000123456 [020711c37937e26240]"))
+        #expect(result.output.contains("  type 2 (bundleID) version 1 UTF8String \"com.example.receiptparser.sample\" [0c20636f6d2e6578616d706c652e726563656970747061727365722e73616d706c65]"))
+        #expect(result.output.contains("  type 17 (inAppPurchase) version 1 SET OF ReceiptAttribute (14)"))
+        #expect(result.output.contains("      type 1711 (webOrderLineItemID) version 1 INTEGER 5000000000123456 [020711c37937e26240]"))
         #expect(result.output.contains("      type 1799 version 1 UTF8String \"kept\" [0c046b657074]"))
         #expect(result.output.contains("  type 99 version 2 OCTETS [deadbeef]"))
     }

@@ -136,7 +136,7 @@ struct ChainCacheTests {
             var mutated = sample
             mutated[position] ^= 0x01
             let key = ChainCache.Key(certificates: try ReceiptContainer.parse(mutated).certificates,
-                                     signer: container.signers[0].identifier)
+                                     signer: .cms(container.signers[0].identifier))
             #expect(verifier.chainCache!.entry(for: key) == nil)
             let warm = Outcome(verifier, mutated)
             #expect(warm == Outcome(ReceiptVerifier(anchor: verifier.anchor, chainCacheCapacity: 0), mutated))
@@ -153,7 +153,7 @@ struct ChainCacheTests {
         for name in ["expired-at-creation.receipt", "not-yet-valid-at-creation.receipt"] {
             let bytes = try fixture(name)
             let container = try ReceiptContainer.parse(bytes)
-            let key = ChainCache.Key(certificates: container.certificates, signer: container.signers[0].identifier)
+            let key = ChainCache.Key(certificates: container.certificates, signer: .cms(container.signers[0].identifier))
             #expect(verifier.chainCache!.entry(for: key) != nil, "\(name) should hit the cache")
             #expect(errorCode { try verifier.verifyAndDecode(bytes) } == .certificateNotValidAtTime)
         }

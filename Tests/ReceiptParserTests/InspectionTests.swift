@@ -15,17 +15,33 @@ struct InspectionTests {
         #expect(verified == (try testRootVerifier().verifyAndDecode(fixture("sample.receipt"))))
     }
 
-    @Test func aForgedReceiptIsDecodedForSupportStaffButNotForServers() throws {
+    @Test func aForgedReceiptIsDecodedOnlyWhenAskedFor() throws {
         let forged = try fixture("tampered-payload.receipt")
-        let shown = try testRootVerifier().inspect(forged)
+        let shown = try testRootVerifier().inspect(forged, options: .everything)
         #expect(shown.verdict == .notVerified)
         #expect(shown.failure?.code == .signatureInvalid)
         #expect(shown.receipt != nil)  // what the forgery claims, for a person to see
+        // By default, and for servers, a forgery costs no decoding and claims nothing.
+        let byDefault = try testRootVerifier().inspect(forged)
+        #expect(byDefault.receipt == nil)
+        #expect(byDefault.certificates.count == 3)
         let strict = try testRootVerifier().inspect(forged, options: .verifiedOnly)
         #expect(strict.verdict == .notVerified)
-        #expect(strict.receipt == nil)  // a server pays no decoding for a forgery
+        #expect(strict.receipt == nil)
         #expect(strict.certificates.isEmpty)
         #expect(errorCode { try strict.verified() } == .signatureInvalid)
+    }
+
+    @Test func verifiedThrowsWhatVerifyAndDecodeThrows() throws {
+        // Not genuine under this root, and its payload cannot be read either: the verification's
+        // failure comes first, whatever the inspection decoded.
+        let otherRoot = ReceiptVerifier(anchor: try .appStore(rootCertificate: pki("other-root.der")))
+        let bytes = try fixture("bad-purchase-date.receipt")
+        let shown = otherRoot.inspect(bytes, options: .everything)
+        #expect(shown.verdict == .unreadable)  // what a person is shown first
+        #expect(shown.readError?.code == .invalidDate)
+        #expect(errorCode { try shown.verified() } == .untrustedChain)
+        #expect(errorCode { try otherRoot.verifyAndDecode(bytes) } == .untrustedChain)
     }
 
     @Test func unreadableInputHasNoEnvelope() throws {
@@ -37,7 +53,7 @@ struct InspectionTests {
     }
 
     @Test func withoutAVerifierNothingIsChecked() throws {
-        let inspection = ReceiptInspection.inspect(try fixture("tampered-payload.receipt"), verifier: nil)
+        let inspection = ReceiptInspection.inspect(try fixture("tampered-payload.receipt"), verifier: nil, options: .everything)
         #expect(inspection.verdict == .notChecked)
         #expect(inspection.receipt != nil)
         #expect(inspection.failure == nil)
@@ -45,7 +61,7 @@ struct InspectionTests {
 
     @Test func anEnvelopeRefusedForTrustReasonsIsNotVerifiedOnlyWhenVerifying() throws {
         let bomb = try hostileFixture("certificate-bomb.receipt")
-        let verifying = try testRootVerifier().inspect(bomb)
+        let verifying = try testRootVerifier().inspect(bomb, options: .everything)
         #expect(verifying.verdict == .notVerified)
         #expect(verifying.failure?.code == .tooManyCertificates)
         let reading = ReceiptInspection.inspect(bomb, verifier: nil)
@@ -54,7 +70,7 @@ struct InspectionTests {
     }
 
     @Test func aPayloadThatCannotBeDecodedKeepsItsVerification() throws {
-        let inspection = try testRootVerifier().inspect(fixture("bad-purchase-date.receipt"))
+        let inspection = try testRootVerifier().inspect(fixture("bad-purchase-date.receipt"), options: .everything)
         #expect(inspection.verdict == .unreadable)
         #expect(inspection.readError?.code == .invalidDate)
         #expect(inspection.verification.map { (try? $0.get()) != nil } == true)
@@ -65,5 +81,9 @@ struct InspectionTests {
         #expect(Verdict(failure: ReceiptError(.untrustedChain, "")) == .notVerified)
         #expect(Verdict(failure: ReceiptError(.notBase64, "")) == .unreadable)
         #expect(Verdict(failure: ReceiptError(.truncated, "")) == .unreadable)
+        #expect(Verdict(readable: false, verified: true) == .unreadable)
+        #expect(Verdict(readable: true, verified: nil) == .notChecked)
+        #expect(Verdict(readable: true, verified: false) == .notVerified)
+        #expect(Verdict(readable: true, verified: true) == .verified)
     }
 }

@@ -102,4 +102,14 @@ struct ReceiptAttributeSetTests {
         #expect(try JSONDecoder().decode(ReceiptAttributeType.self, from: Data("17".utf8)) == .inAppPurchase)
         #expect("\(ReceiptAttributeType.inAppOriginalPurchaseDate)" == "1706")
     }
+
+    /// Every agreed type has a name of its own (the asn1 view shows it); other numbers have none.
+    @Test func namedTypesHaveDistinctNames() {
+        let named = (0...2_000).compactMap { ReceiptAttributeType(rawValue: $0).name }
+        #expect(named.count == 27)
+        #expect(Set(named).count == named.count)
+        #expect(ReceiptAttributeType.expiresDate.name == "expiresDate")
+        #expect(ReceiptAttributeType.inAppOriginalPurchaseDate.name != ReceiptAttributeType.originalPurchaseDate.name)
+        #expect(ReceiptAttributeType(rawValue: 1799).name == nil)
+    }
 }

@@ -113,3 +113,25 @@ struct ReceiptService: Sendable {
         }
     }
 }
+
+extension ReceiptService.Outcome {
+    /// Why a genuine receipt is refused by this server's rules (its code, its verifyReceipt
+    /// status and the reason), the same on every route and on the page; nil otherwise.
+    var refusal: (code: String, status: VerifyReceiptResponse.Status, reason: String)? {
+        switch self {
+        case .bundleNotAccepted(let verified):
+            return ("bundleNotAccepted", .notAuthenticated,
+                    "bundle identifier \(verified.receipt.bundleID ?? "none") is not accepted by this server")
+        case .otherEnvironment(let verified, let status):
+            let type = verified.receipt.receiptType.map { "receipt type \($0)" } ?? "no receipt type"
+            let reason = switch status {
+            case .sandboxReceiptInProduction: "a sandbox or StoreKit Testing receipt (\(type)); this server serves production"
+            case .productionReceiptInSandbox: "a production receipt (\(type)); this server serves the sandbox"
+            default: "the receipt's environment cannot be placed (\(type))"
+            }
+            return ("otherEnvironment", status, reason)
+        case .accepted, .rejected:
+            return nil
+        }
+    }
+}

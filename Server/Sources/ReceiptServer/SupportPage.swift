@@ -45,12 +45,11 @@ enum SupportPage {
         switch outcome {
         case .rejected(let error):
             return "<p id=\"verdict\" class=\"failed\">\(escape(SupportView.verdict(.failure(error))))</p>\n"
-        case .otherEnvironment(let receipt, let status):
+        case .otherEnvironment(let receipt, _), .bundleNotAccepted(let receipt):
             verified = receipt
-            text += "<p id=\"verdict\" class=\"failed\">NOT ACCEPTED (\(status.rawValue)): \(escape(DisplayText.escape(TypedResponse.otherEnvironmentReason(receipt.receipt, status: status), limit: DisplayText.reasonLimit)))</p>\n"
-        case .bundleNotAccepted(let receipt):
-            verified = receipt
-            text += "<p id=\"verdict\" class=\"failed\">NOT ACCEPTED: bundle identifier \(escape(DisplayText.escape(receipt.receipt.bundleID ?? "none", limit: DisplayText.fieldLimit))) is not served here</p>\n"
+            let refusal = outcome.refusal!
+            let line = SupportView.verdictLine(.notAccepted, code: String(refusal.status.rawValue), reason: refusal.reason)
+            text += "<p id=\"verdict\" class=\"failed\">\(escape(line.headline + line.detail))</p>\n"
         case .accepted(let receipt):
             verified = receipt
             text += "<p id=\"verdict\" class=\"verified\">\(escape(SupportView.verdict(.success(receipt.verification))))</p>\n"

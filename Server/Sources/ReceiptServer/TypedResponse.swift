@@ -22,15 +22,10 @@ enum TypedResponse {
         switch outcome {
         case .accepted(let verified):
             (status, data) = (.ok, try encoder.encode(Verified(verification: verified.verification, receipt: verified.receipt)))
-        case .bundleNotAccepted(let verified):
-            let failure = Failure(verdict: .notAccepted, status: VerifyReceiptResponse.Status.notAuthenticated.rawValue,
-                                  error: ["code": "bundleNotAccepted",
-                                          "reason": "bundle identifier \(verified.receipt.bundleID ?? "none") is not accepted by this server"])
-            (status, data) = (.unprocessableContent, try encoder.encode(failure))
-        case .otherEnvironment(let verified, let receiptStatus):
-            let failure = Failure(verdict: .notAccepted, status: receiptStatus.rawValue,
-                                  error: ["code": "otherEnvironment",
-                                          "reason": otherEnvironmentReason(verified.receipt, status: receiptStatus)])
+        case .bundleNotAccepted, .otherEnvironment:
+            let refusal = outcome.refusal!
+            let failure = Failure(verdict: .notAccepted, status: refusal.status.rawValue,
+                                  error: ["code": refusal.code, "reason": refusal.reason])
             (status, data) = (.unprocessableContent, try encoder.encode(failure))
         case .rejected(let error):
             let receiptStatus = VerifyReceiptResponse.Status(error)
@@ -41,16 +36,6 @@ enum TypedResponse {
         let text = JSONValue.escapingInvisibleCharacters(in: String(decoding: data, as: UTF8.self))
         return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
                         body: .init(byteBuffer: ByteBuffer(string: text)))
-    }
-
-    /// Why a genuine receipt is not served here, by the environment rule's status.
-    static func otherEnvironmentReason(_ receipt: Receipt, status: VerifyReceiptResponse.Status) -> String {
-        let type = receipt.receiptType.map { "receipt type \($0)" } ?? "no receipt type"
-        switch status {
-        case .sandboxReceiptInProduction: return "a sandbox or StoreKit Testing receipt (\(type)); this server serves production"
-        case .productionReceiptInSandbox: return "a production receipt (\(type)); this server serves the sandbox"
-        default: return "the receipt's environment cannot be placed (\(type))"
-        }
     }
 
     /// 400 for a body that is not a request at all (malformed JSON, duplicate keys): the

@@ -2,32 +2,35 @@
 ///
 /// When a SignerInfo has them, the signature covers these attributes rather than the content,
 /// and they bind the content by its digest: the content-type attribute must name `data`, and
-/// the message-digest attribute carries the content's hash, which the trust step compares.
-/// Each may appear once; a second copy could say something else than the one checked.
+/// the message-digest attribute must carry the content's hash. Each may appear once; a second
+/// copy could say something else than the one checked.
+///
+/// Read when the trust step asks (it supplies the content's hash), not when the envelope is:
+/// a receipt read without verification never depends on them.
 struct SignedAttributes: Sendable {
-    /// The message-digest attribute's value: the hash of the content, by the SignerInfo's
-    /// digest algorithm.
-    let messageDigest: ByteString
     /// The bytes the signature covers: the attributes' DER with the implicit `[0]` tag
     /// replaced by the SET OF tag they are signed under.
     let signedBytes: ByteString
 
-    /// Parses the DER of a SignerInfo's `[0] IMPLICIT SignedAttributes`.
-    init(der: ByteString) throws(ReceiptError) {
+    /// Reads the DER of a SignerInfo's `[0] IMPLICIT SignedAttributes` and checks them, in
+    /// order, against the content: `contentDigest` gives its hash by the SignerInfo's digest
+    /// algorithm, computed when the message-digest attribute is reached.
+    init(der: ByteString, contentDigest: () -> [UInt8]) throws(ReceiptError) {
         var bytes = Array(der)
-        messageDigest = try ASN1Reader.read(bytes, rules: .distinguished) { (reader) throws(ReceiptError) in
-            try Self.messageDigest(in: reader)
+        try ASN1Reader.read(bytes, rules: .distinguished) { (reader) throws(ReceiptError) in
+            try Self.check(reader, contentDigest: contentDigest)
         }
         bytes[0] = ASN1Tag.set  // signed as a SET OF, stored with an implicit [0] tag
         signedBytes = ByteString(bytes)
     }
 
-    /// The message-digest attribute's value, once the attributes `reader` reads are checked.
-    private static func messageDigest(in reader: ASN1Reader) throws(ReceiptError) -> ByteString {
+    /// Checks the attributes `reader` reads: each content-type and message-digest attribute as
+    /// it comes, then that both were there.
+    private static func check(_ reader: ASN1Reader, contentDigest: () -> [UInt8]) throws(ReceiptError) {
         let bytes = reader.bytes
         let set = try reader.onlyElement(in: 0..<bytes.count)
         var contentTypeSeen = false
-        var digest: ByteString?
+        var digestSeen = false
         var items = reader.children(of: set)
         while let attribute = try items.next() {
             var parts = reader.children(of: attribute)
@@ -43,18 +46,17 @@ struct SignedAttributes: Sendable {
                 }
                 contentTypeSeen = true
             case OID.messageDigestAttribute:
-                guard digest == nil else { throw ReceiptError(.messageDigestMismatch, "two message-digest attributes") }
-                guard value.identifier == ASN1Tag.octetString else {
+                guard !digestSeen else { throw ReceiptError(.messageDigestMismatch, "two message-digest attributes") }
+                guard value.identifier == ASN1Tag.octetString, content.elementsEqual(contentDigest()) else {
                     throw ReceiptError(.messageDigestMismatch, "the signed message digest does not match the content")
                 }
-                digest = ByteString(Array(content))
+                digestSeen = true
             default:
                 continue
             }
         }
-        guard contentTypeSeen, let digest else {
+        guard contentTypeSeen, digestSeen else {
             throw ReceiptError(.messageDigestMismatch, "signed attributes lack content-type or message-digest")
         }
-        return digest
     }
 }

@@ -60,7 +60,16 @@ public struct ByteString: RandomAccessCollection, Sendable, Hashable, Codable, C
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        let text = Array(try container.decode(String.self).utf8)
+        guard let bytes = ByteString(hex: try container.decode(String.self)) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an even number of hexadecimal digits")
+        }
+        self = bytes
+    }
+
+    /// The bytes spelt by `text` in hexadecimal (upper or lower case, two digits a byte), or nil
+    /// when it is anything else.
+    public init?(hex text: some StringProtocol) {
+        let digits = Array(text.utf8)
         func nibble(_ c: UInt8) -> UInt8? {
             switch c {
             case 0x30...0x39: return c - 0x30
@@ -69,16 +78,12 @@ public struct ByteString: RandomAccessCollection, Sendable, Hashable, Codable, C
             default: return nil
             }
         }
-        guard text.count % 2 == 0 else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "odd number of hex digits")
-        }
+        guard digits.count % 2 == 0 else { return nil }
         var bytes = [UInt8]()
-        bytes.reserveCapacity(text.count / 2)
+        bytes.reserveCapacity(digits.count / 2)
         var index = 0
-        while index < text.count {
-            guard let high = nibble(text[index]), let low = nibble(text[index + 1]) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not hexadecimal")
-            }
+        while index < digits.count {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
             bytes.append(high << 4 | low)
             index += 2
         }

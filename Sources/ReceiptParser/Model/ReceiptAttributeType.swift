@@ -19,6 +19,42 @@ public struct ReceiptAttributeType: RawRepresentable, Hashable, Sendable, Codabl
     /// The type number, as receipts and Apple's documentation write it.
     public var description: String { String(rawValue) }
 
+    /// The name of a type whose meaning is agreed, as its constant below spells it
+    /// (`bundleID`, `expiresDate`, `inAppPurchase`); nil for the others. receipt-dump's asn1
+    /// view shows it beside the number.
+    public var name: String? {
+        switch self {
+        case .receiptType: "receiptType"
+        case .appItemID: "appItemID"
+        case .bundleID: "bundleID"
+        case .applicationVersion: "applicationVersion"
+        case .opaqueValue: "opaqueValue"
+        case .sha1Hash: "sha1Hash"
+        case .ageRating: "ageRating"
+        case .creationDate: "creationDate"
+        case .downloadID: "downloadID"
+        case .versionExternalIdentifier: "versionExternalIdentifier"
+        case .inAppPurchase: "inAppPurchase"
+        case .originalPurchaseDate: "originalPurchaseDate"
+        case .originalApplicationVersion: "originalApplicationVersion"
+        case .expirationDate: "expirationDate"
+        case .quantity: "quantity"
+        case .productID: "productID"
+        case .transactionID: "transactionID"
+        case .purchaseDate: "purchaseDate"
+        case .originalTransactionID: "originalTransactionID"
+        case .inAppOriginalPurchaseDate: "inAppOriginalPurchaseDate"
+        case .productType: "productType"
+        case .expiresDate: "expiresDate"
+        case .webOrderLineItemID: "webOrderLineItemID"
+        case .cancellationDate: "cancellationDate"
+        case .isTrialPeriod: "isTrialPeriod"
+        case .isInIntroOfferPeriod: "isInIntroOfferPeriod"
+        case .promotionalOfferID: "promotionalOfferID"
+        default: nil
+        }
+    }
+
     // MARK: The receipt's attributes
 
     /// 0, `receipt_type`: the environment (`Production`, `ProductionSandbox`, `Xcode`, ...).

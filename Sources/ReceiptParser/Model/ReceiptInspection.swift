@@ -17,12 +17,7 @@ public struct ReceiptInspection: Sendable {
 
     /// What became of the input: unreadable, not verified, verified, or not checked.
     public var verdict: Verdict {
-        if readError != nil { return .unreadable }
-        switch verification {
-        case nil: return .notChecked
-        case .success: return .verified
-        case .failure: return .notVerified
-        }
+        Verdict(readable: readError == nil, verified: verification.map { (try? $0.get()) != nil })
     }
 
     /// The first failure: the read error, else the verification's.
@@ -32,10 +27,13 @@ public struct ReceiptInspection: Sendable {
         return nil
     }
 
-    /// The verified receipt, or the failure that prevented it.
+    /// The verified receipt, or the failure that prevented it: the same as
+    /// ``ReceiptVerifier/verifyAndDecode(_:)`` gives, so a failed verification comes first
+    /// even when the payload could not be read either.
     public func verified() throws(ReceiptError) -> VerifiedReceipt {
-        if let failure { throw failure }
-        guard case .success(let report) = verification, let receipt else {
+        if case .failure(let error)? = verification { throw error }
+        if let readError { throw readError }
+        guard case .success(let report)? = verification, let receipt else {
             throw ReceiptError(.signatureInvalid, "the input was not verified")
         }
         return VerifiedReceipt(receipt: receipt, verification: report)
@@ -44,19 +42,22 @@ public struct ReceiptInspection: Sendable {
 
 /// How much an inspection does beyond verifying and decoding.
 public struct InspectionOptions: Sendable, Hashable {
-    /// Decode the payload even when verification fails, to show what a forged or broken receipt
-    /// claims. Servers leave it off: a forged receipt then costs no decoding.
+    /// Decode the payload even when verification fails, to show a person what a forged or
+    /// broken receipt claims. Off by default: a server must not pay for decoding a forgery,
+    /// nor act on what one claims.
     public var decodesUnverified: Bool
     /// Summarize the envelope's certificates (remembered by their bytes, so a batch parses each
     /// certificate once).
     public var summarizesCertificates: Bool
 
-    /// Options for support tools by default: everything shown.
-    public init(decodesUnverified: Bool = true, summarizesCertificates: Bool = true) {
+    /// Verified receipts decoded, certificates summarized.
+    public init(decodesUnverified: Bool = false, summarizesCertificates: Bool = true) {
         self.decodesUnverified = decodesUnverified
         self.summarizesCertificates = summarizesCertificates
     }
 
-    /// What a server needs: decode verified receipts only, no certificate summaries.
+    /// What a server needs: verified receipts decoded, nothing else.
     public static let verifiedOnly = InspectionOptions(decodesUnverified: false, summarizesCertificates: false)
+    /// What support tools show: everything, the claims of receipts that fail verification included.
+    public static let everything = InspectionOptions(decodesUnverified: true, summarizesCertificates: true)
 }

@@ -14,6 +14,17 @@ public enum Verdict: String, Sendable, Hashable, Codable, CaseIterable {
     /// Not looked at: the server had no capacity in time.
     case unavailable = "unavailable"
 
+    /// The verdict of a pass over some input: `unreadable` when it (or its payload) could not
+    /// be read, else by the verification's outcome (`nil` when none was asked for).
+    public init(readable: Bool, verified: Bool?) {
+        switch (readable, verified) {
+        case (false, _): self = .unreadable
+        case (true, nil): self = .notChecked
+        case (true, true?): self = .verified
+        case (true, false?): self = .notVerified
+        }
+    }
+
     /// The verdict of a failure, by its code: the trust codes (21003) are `notVerified`, the
     /// rest `unreadable`.
     public init(failure error: ReceiptError) {

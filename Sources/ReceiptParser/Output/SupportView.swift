@@ -75,13 +75,16 @@ public enum SupportView {
 
     /// A verdict as support staff read it, in two parts so a terminal can colour the first:
     /// the headline (`VERIFIED`, `NOT VERIFIED (code)`, `UNREADABLE (code)`, `not checked`) and
-    /// what follows it (the chain's terms, or `: ` and the reason, escaped and bounded).
+    /// what follows it (for `verified`, the chain's terms; otherwise `: ` and the reason, escaped
+    /// and bounded).
     public static func verdictLine(_ verdict: Verdict, report: VerificationReport? = nil, code: String? = nil,
                                    reason: String? = nil) -> (headline: String, detail: String) {
         // "not checked" is no verdict on the data, so it is not shouted.
         var headline = verdict == .notChecked ? verdict.rawValue : verdict.rawValue.uppercased()
         if let code { headline += " (\(code))" }
-        if let report {
+        // The chain's terms only for a verdict they explain: a verified receipt whose payload
+        // cannot be read is unreadable, and its reason is what matters.
+        if verdict == .verified, let report {
             return (headline, " (\(report.mode.rawValue), \(report.digestAlgorithm), certificates valid at \(RFC3339.string(from: report.validationTime)))")
         }
         return (headline, reason.map { ": " + DisplayText.escape($0, limit: DisplayText.reasonLimit) } ?? "")

@@ -47,9 +47,9 @@ public struct ReceiptVerifier: Sendable {
         chainCache = chainCacheCapacity > 0 ? ChainCache(capacity: chainCacheCapacity) : nil
     }
 
-    /// Checks a container's signature and chain. `signedAt` gives the instant the signed data
-    /// claims; it is asked only after the signature holds, and only when the policy judges
-    /// certificates at the data's own time.
+    /// Checks a container's signature and chain: the CMS part (one SignerInfo, its digest and
+    /// scheme, its signed attributes) here, the rest by ``ChainTrust``. `signedAt` gives the
+    /// instant the signed data claims.
     func evaluate(_ container: ReceiptContainer, budget: inout SignatureBudget,
                   signedAt: () throws(ReceiptError) -> Date) throws(ReceiptError) -> VerificationReport {
         guard container.signers.count == 1, let signerInfo = container.signers.first else {
@@ -60,54 +60,25 @@ public struct ReceiptVerifier: Sendable {
         guard let scheme = SignatureScheme(algorithm: signerInfo.signatureAlgorithmOID) else {
             throw ReceiptError(.unsupportedSignatureAlgorithm, "signature algorithm \(signerInfo.signatureAlgorithm) is not supported")
         }
-        let builder = ChainBuilder(anchor: anchor, rules: .apple, digests: digests)
-
-        // A certificate set whose chain passed before needs no parsing: only its signer's key.
-        let key = ChainCache.Key(certificates: container.certificates, signer: signerInfo.identifier)
-        let cached = chainCache?.entry(for: key)
-        var certificates: [Certificate] = []
-        let signer: Certificate
-        if let cached {
-            signer = cached.signer
-        } else {
-            certificates = try container.certificates.map { (der) throws(ReceiptError) in try Certificate(der: der) }
-            signer = try builder.signer(named: signerInfo.identifier, among: certificates)
-        }
-
-        // 1. The signature, over the content or over the signed attributes that hash it.
-        let signed = try signedBytes(signerInfo, payload: ByteString(container.payload), digest: digest)
-        try SignatureCheck.require(SignatureCheck.run(signerInfo.signature, over: signed, scheme: scheme, digest: digest,
-                                                      by: signer, role: "the receipt signer", budget: &budget),
-                                   "receipt signature")
-
-        // 2. The instant to judge certificates at.
-        let time: Date
-        switch policy.validationTime {
-        case .instant(let instant): time = instant
-        case .receiptCreationDate: time = try signedAt()
-        }
-
-        // 3. The chain (built, or remembered), judged at that instant.
-        let entry: ChainCache.Entry
-        if let cached {
-            entry = cached
-        } else {
-            entry = ChainCache.Entry(signer: signer, chain: try builder.chain(from: signer, among: certificates, budget: &budget))
-            chainCache?.insert(entry, for: key)
-        }
-        try ValidityPolicy(instant: time).check(entry.chain)
-        return VerificationReport(mode: anchor.mode, digestAlgorithm: digest.name, validationTime: time,
-                                  chain: entry.summaries)
+        let trust = ChainTrust(anchor: anchor, policy: policy, cache: chainCache)
+        let outcome = try trust.evaluate(
+            certificates: container.certificates, signer: .cms(signerInfo.identifier), budget: &budget,
+            checkSignature: { (signer, budget) throws(ReceiptError) in
+                // Over the content, or over the signed attributes that hash it.
+                let signed = try signedBytes(signerInfo, payload: ByteString(container.payload), digest: digest)
+                try SignatureCheck.require(SignatureCheck.run(signerInfo.signature, over: signed, scheme: scheme, digest: digest,
+                                                              by: signer, role: "the receipt signer", budget: &budget),
+                                           "receipt signature")
+            },
+            signedAt: signedAt)
+        return VerificationReport(mode: anchor.mode, digestAlgorithm: digest.name, validationTime: outcome.instant,
+                                  chain: outcome.entry.summaries)
     }
 
     /// The bytes the signature covers: the content, or the signed attributes once their
     /// message digest is the content's (RFC 5652 §5.4).
     private func signedBytes(_ signerInfo: SignerInfo, payload: ByteString, digest: Digest) throws(ReceiptError) -> ByteString {
         guard let der = signerInfo.signedAttributes else { return payload }
-        let attributes = try SignedAttributes(der: der)
-        guard attributes.messageDigest.elementsEqual(digest.hash(Array(payload))) else {
-            throw ReceiptError(.messageDigestMismatch, "the signed message digest does not match the content")
-        }
-        return attributes.signedBytes
+        return try SignedAttributes(der: der, contentDigest: { digest.hash(Array(payload)) }).signedBytes
     }
 }

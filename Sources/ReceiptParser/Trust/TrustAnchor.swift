@@ -28,7 +28,7 @@ public struct TrustAnchor: Sendable {
         "b0b1730ecbc7ff4505142c49f1295e6eda6bcaed7e2c68c5be91b5a11001f024"
 
     /// App Store receipts, anchored at Apple Inc. Root. The default.
-    public static let appleIncRoot = TrustAnchor(mode: .appStore, root: .pinned(sha256: hexBytes(appleIncRootSHA256)))
+    public static let appleIncRoot = TrustAnchor(mode: .appStore, root: .pinned(sha256: Array(ByteString(hex: appleIncRootSHA256)!)))
 
     /// App Store rules with another root (DER or PEM), for example a test PKI shaped like Apple's.
     /// Throws `invalidAnchor` for bytes that are no certificate, `keyNotAllowed` for a key
@@ -57,10 +57,5 @@ public struct TrustAnchor: Sendable {
             throw ReceiptError(.keyNotAllowed, "the trust anchor \(certificate.subjectName) has a key outside the key policy: \(refusal)")
         }
         return certificate
-    }
-
-    private static func hexBytes(_ hex: String) -> [UInt8] {
-        let digits = Array(hex.utf8)
-        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<($0 + 2)], as: UTF8.self), radix: 16)! }
     }
 }

@@ -160,7 +160,7 @@ final class Certificate: @unchecked Sendable {
 
     /// Checks a signature made with this certificate's key under `scheme`. Policy (the key
     /// policy, the scheme fitting the key, the budget) is the caller's: see
-    /// ``ReceiptVerifier``'s `checkSignature`.
+    /// ``SignatureCheck``.
     func verifies(signature: ByteString, over data: ByteString, scheme: SignatureScheme, digest: Digest) -> rc_signature_result {
         data.storage.withUnsafeBufferPointer { message in
             signature.storage.withUnsafeBufferPointer { signatureBytes in

@@ -11,23 +11,25 @@ struct ChainBuilder {
     let rules: ChainPolicy
     let digests: DigestPolicy
 
-    /// The certificate a SignerInfo names, among the data's certificates (and, for StoreKit
+    /// The certificate `reference` names among the data's certificates (and, for StoreKit
     /// Testing, the configured certificate, which may sign a receipt that omits it).
-    func signer(named identifier: SignerInfo.Identifier, among certificates: [Certificate]) throws(ReceiptError) -> Certificate {
+    func signer(named reference: SignerReference, among certificates: [Certificate]) throws(ReceiptError) -> Certificate {
         var candidates = certificates
         if anchor.mode == .storeKitTesting, case .certificate(let configured) = anchor.root {
             candidates.append(configured)
         }
-        let match = candidates.first { certificate in
-            switch identifier {
-            case .issuerAndSerialNumber(let issuer, let serialNumber):
-                return certificate.issuer == issuer && certificate.serialNumber == serialNumber
-            case .subjectKeyIdentifier(let identifier):
-                return certificate.subjectKeyIdentifier == identifier
-            }
+        let match: Certificate?
+        switch reference {
+        case .firstCertificate:
+            match = certificates.first
+        case .cms(.issuerAndSerialNumber(let issuer, let serialNumber)):
+            match = candidates.first { $0.issuer == issuer && $0.serialNumber == serialNumber }
+        case .cms(.subjectKeyIdentifier(let identifier)):
+            match = candidates.first { $0.subjectKeyIdentifier == identifier }
         }
         guard let match else {
-            throw ReceiptError(.signerNotFound, "no certificate in the receipt matches the SignerInfo's identifier")
+            throw ReceiptError(.signerNotFound, reference == .firstCertificate ? "the signed data carries no certificate"
+                                                                               : "no certificate in the receipt matches the SignerInfo's identifier")
         }
         return match
     }

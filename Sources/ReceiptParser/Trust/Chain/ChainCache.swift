@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Chains that already passed, so that receipts carrying byte-identical certificates skip
 /// certificate parsing and chain building and pay only for their signature and time checks.
 ///
@@ -39,10 +31,10 @@ final class ChainCache: Sendable {
     /// Every certificate of a receipt and its SignerInfo's identifier.
     struct Key: Hashable, Sendable {
         let certificates: [ByteString]
-        let signer: SignerInfo.Identifier
+        let signer: SignerReference
 
         /// The key of a receipt. Its certificates may still share the receipt's storage.
-        init(certificates: [ByteString], signer: SignerInfo.Identifier) {
+        init(certificates: [ByteString], signer: SignerReference) {
             self.certificates = certificates
             self.signer = signer
         }
@@ -88,18 +80,4 @@ final class ChainCache: Sendable {
 
     /// How many chains are remembered.
     var count: Int { entries.count }
-}
-
-/// A certificate's DER as a dictionary key: hashed by its length and its last 32 bytes (inside
-/// its signature, so they differ between any two real certificates; hashing whole certificates
-/// would cost more than a lookup saves), compared byte for byte.
-struct CertificateBytes: Hashable, Sendable {
-    let der: ByteString
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(der.count)
-        der.storage.suffix(32).withUnsafeBytes { hasher.combine(bytes: $0) }
-    }
-
-    static func == (lhs: CertificateBytes, rhs: CertificateBytes) -> Bool { lhs.der == rhs.der }
 }
