@@ -82,4 +82,18 @@ extension RFC3339Tests {
             #expect(RFC3339.date(from: bad) == nil, "\(bad)")
         }
     }
+
+    /// Every date read can be written back: instants an offset carries out of the years
+    /// 0000-9999 (in UTC, to the millisecond) are not dates; the ones at the edges round-trip.
+    @Test func everyDateReadCanBeWrittenBack() {
+        #expect(RFC3339.date(from: "0000-01-01T00:00:00+23:59") == nil)  // year -1 in UTC
+        #expect(RFC3339.date(from: "9999-12-31T23:59:59-00:01") == nil)  // year 10000
+        #expect(RFC3339.date(from: "9999-12-31T23:59:59.9996Z") == nil)  // 10000 once rounded to ms
+        for edge in ["0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z", "0000-01-01T00:00:00-00:01"] {
+            let date = RFC3339.date(from: edge)
+            #expect(date != nil, "\(edge)")
+            #expect(date.flatMap { RFC3339.date(from: RFC3339.string(from: $0)) } == date, "\(edge)")
+        }
+        #expect(RFC3339.string(from: RFC3339.date(from: "0000-01-01T00:00:00Z")!) == "0000-01-01T00:00:00Z")
+    }
 }

@@ -63,13 +63,22 @@ public struct FuzzHarness: Sendable {
                 try exercise(result.receipt)
                 _ = result.verification.chain.map { ($0.subject, $0.sha256) }
             }
-            var container: ReceiptContainer?
-            _ = outcome { () throws(ReceiptError) in
-                container = try ReceiptContainer.parse(ReceiptInput.receiptBytes(from: bytes))
+            // The support tools' pass over the same bytes: it must agree with verifyAndDecode,
+            // and decodes what the envelope carries even when verification fails.
+            let inspection = verifier.inspect(bytes, options: .everything)
+            let strict: Result<VerifiedReceipt, ReceiptError>
+            do throws(ReceiptError) { strict = .success(try inspection.verified()) } catch { strict = .failure(error) }
+            guard strict == cached else {
+                fatalError("inspect and verifyAndDecode disagree: \(strict) against \(cached)")
             }
-            let decoded = container.map { container in
-                outcome { () throws(ReceiptError) in try exercise(ReceiptPayloadDecoder.decode(container.payload)) }
-            } ?? "-"
+            let decoded: String
+            if inspection.container == nil {
+                decoded = "-"
+            } else if let readError = inspection.readError {
+                decoded = readError.code.name
+            } else {
+                decoded = outcome { () throws(ReceiptError) in try exercise(inspection.receipt!) }
+            }
             return "\(verified)/\(decoded)"
         case .payload:
             return outcome { () throws(ReceiptError) in try exercise(ReceiptPayloadDecoder.decode(bytes)) }
@@ -167,8 +176,8 @@ public struct FuzzHarness: Sendable {
             fatalError("a raw attribute set reads back \(Array(set).count) attributes, counts \(set.count)")
         }
         do {
-            let json = try JSONEncoder().encode(receipt)
-            let decoded = try JSONDecoder().decode(Receipt.self, from: json)
+            let json = try JSONEncoder.receiptModels().encode(receipt)
+            let decoded = try JSONDecoder.receiptModels().decode(Receipt.self, from: json)
             let decodedSets = [decoded.attributes] + decoded.inAppPurchases.map(\.attributes)
             guard decodedSets.map(Array.init) == sets.map(Array.init) else {
                 fatalError("raw attributes change through JSON")

@@ -8,7 +8,9 @@ import Foundation
 /// (which cost about 60 µs a call on Linux; see TOOLCHAIN.md).
 ///
 /// Accepted: `YYYY-MM-DDTHH:MM:SS`, optional fraction `.d…` (any number of digits), then `Z`,
-/// `±HH:MM` or `±HHMM` (Apple's Xcode receipts write `+0100`). `T`/`Z` may be lower case.
+/// `±HH:MM` or `±HHMM` (Apple's Xcode receipts write `+0100`). `T`/`Z` may be lower case. The
+/// instant must fall within the years 0000 to 9999 in UTC, so that every date read can be
+/// written back (``string(from:)``).
 public enum RFC3339 {
     /// The instant written in `text`, or nil when it is not an RFC 3339 timestamp.
     public static func date(from text: String) -> Date? {
@@ -113,8 +115,18 @@ public enum RFC3339 {
 
         let days = GregorianCalendar.daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+        let instant = Double(seconds) + fraction
+        // An offset can carry year 0000 or 9999 past the years RFC 3339 writes (0000-9999, in
+        // UTC, to the millisecond as ``string(from:)`` writes it): such an instant could be read
+        // but never shown or sent back as a date, so it is not one.
+        let milliseconds = (instant * 1000).rounded()
+        guard milliseconds >= Self.firstMillisecond, milliseconds <= Self.lastMillisecond else { return nil }
+        return Date(timeIntervalSince1970: instant)
     }
+
+    /// 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z, in milliseconds since 1970.
+    static let firstMillisecond: Double = -62_167_219_200_000
+    static let lastMillisecond: Double = 253_402_300_799_999
 
     /// `YYYY-MM-DDTHH:MM:SSZ`, the form nearly every receipt date takes, read in one pass with
     /// no branch per digit; anything else (or an out-of-range field) goes to the general parser.

@@ -20,3 +20,20 @@ extension JSONEncoder {
         return encoder
     }
 }
+
+extension JSONDecoder {
+    /// The decoder that reads back what ``Foundation/JSONEncoder/receiptModels(prettyPrinted:)``
+    /// writes: dates as RFC 3339 strings (any form ``RFC3339`` accepts).
+    public static func receiptModels() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = RFC3339.date(from: text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an RFC 3339 date: \(text)")
+            }
+            return date
+        }
+        return decoder
+    }
+}
