@@ -49,7 +49,7 @@ let package = Package(
         // The library's suites; ReceiptReports only for the fuzz harness's render target.
         .testTarget(name: "ReceiptParserTests", dependencies: ["ReceiptParser", "ReceiptReports"]),
         // receipt-dump's suites: the built tool run as a child process, and its reports. Support.swift,
-        // TestReceipt.swift and Expected.swift are symlinks to ReceiptParserTests' files.
+        // TestReceipt.swift, Expected.swift and FixtureManifest.swift are symlinks to ReceiptParserTests' files.
         .testTarget(
             name: "ReceiptDumpTests",
             dependencies: ["ReceiptParser", "ReceiptReports"],

@@ -27,5 +27,6 @@ extension EnvironmentDefaults {
 
 /// No environment variable: every default is the option's own (receipt-dump).
 public enum NoEnvironmentDefaults: EnvironmentDefaults {
+    /// None: no variable is read.
     public static var prefix: String? { nil }
 }

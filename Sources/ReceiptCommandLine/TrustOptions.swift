@@ -45,8 +45,11 @@ public struct TrustOptions<Defaults: EnvironmentDefaults>: ParsableArguments, Se
         requireSHA256Argument || Defaults.value("REQUIRE_SHA256").map { ["1", "true", "yes"].contains($0.lowercased()) } == true
     }
 
+    /// The options as declared, for ArgumentParser to fill in.
     public init() {}
 
+    /// Refuses combinations no verifier can be made from (both anchors at once, an `--at` that
+    /// is no RFC 3339 instant), so both tools report them as usage errors (exit 64).
     public func validate() throws {
         if root != nil && storeKitTesting != nil {
             throw ValidationError("--root and --storekit-testing exclude each other.")
