@@ -132,13 +132,6 @@ public enum VerifyReceiptResponse {
 
     /// `YYYY-MM-DD HH:MM:SS` of a count of seconds since 1970 (already shifted to local time).
     private static func wallClock(_ seconds: Int) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let second = seconds - days * 86_400
-        let (year, month, day) = GregorianCalendar.civilFromDays(days)
-        func pad(_ value: Int, _ width: Int = 2) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(year, 4))-\(pad(month))-\(pad(day)) \(pad(second / 3600)):\(pad(second / 60 % 60)):\(pad(second % 60))"
+        CivilTime(secondsSince1970: seconds).text(separator: " ")
     }
 }

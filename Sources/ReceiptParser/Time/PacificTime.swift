@@ -4,8 +4,7 @@ enum PacificTime {
     /// Seconds to add to UTC: -8 h, or -7 h while daylight saving is in force.
     static func offset(atUTC seconds: Int) -> Int {
         let standard = -8 * 3600
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let year = GregorianCalendar.civilFromDays(days).year
+        let year = CivilTime(secondsSince1970: seconds).year
         let (start, end): (Int, Int)
         if year >= 2007 {       // second Sunday of March to first Sunday of November
             start = sunday(year: year, month: 3, occurrence: 2)

@@ -24,16 +24,8 @@ public enum RFC3339 {
         let total = Int((date.timeIntervalSince1970 * 1000).rounded())
         let whole = total >= 0 ? total / 1000 : (total - 999) / 1000
         let milliseconds = total - whole * 1000
-        let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
-        let secondOfDay = whole - days * 86_400
-        let (year, month, day) = GregorianCalendar.civilFromDays(days)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
-        text += "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
-        if milliseconds > 0 { text += "." + pad(milliseconds, 3) }
+        var text = CivilTime(secondsSince1970: whole).text(separator: "T")
+        if milliseconds > 0 { text += "." + CivilTime.padded(milliseconds, 3) }
         return text + "Z"
     }
 
@@ -113,8 +105,8 @@ public enum RFC3339 {
         }
         guard cursor == end else { return nil }
 
-        let days = GregorianCalendar.daysFromCivil(year: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        let seconds = CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second).secondsSince1970
+            - offsetSeconds
         let instant = Double(seconds) + fraction
         // An offset can carry year 0000 or 9999 past the years RFC 3339 writes (0000-9999, in
         // UTC, to the millisecond as ``string(from:)`` writes it): such an instant could be read

@@ -87,8 +87,9 @@ final class Certificate: @unchecked Sendable {
 
     /// The instant of a certificate time, which OpenSSL gives in UTC.
     private static func instant(_ time: rc_time) -> Date {
-        let days = GregorianCalendar.daysFromCivil(year: Int(time.year), month: Int(time.month), day: Int(time.day))
-        return Date(timeIntervalSince1970: Double(days * 86_400 + Int(time.hour) * 3600 + Int(time.minute) * 60 + Int(time.second)))
+        let civil = CivilTime(year: Int(time.year), month: Int(time.month), day: Int(time.day),
+                              hour: Int(time.hour), minute: Int(time.minute), second: Int(time.second))
+        return Date(timeIntervalSince1970: Double(civil.secondsSince1970))
     }
 
     /// Parses a certificate given as DER or as PEM text (the first CERTIFICATE block).
