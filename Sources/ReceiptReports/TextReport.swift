@@ -51,7 +51,8 @@ package struct TextReport {
 
         lines.append("  Attributes (type version value):")
         for attribute in receipt.attributes {
-            lines.append("    \(attribute.type) v\(attribute.version) \(Self.describe(attribute))")
+            let name = attribute.attributeType.name.map { " (\($0))" } ?? ""
+            lines.append("    \(attribute.type)\(name) v\(attribute.version) \(Self.describe(attribute))")
         }
         return lines.joined(separator: "\n") + "\n"
     }
