@@ -19,7 +19,7 @@ package struct TextReport {
             guard let value else { return }
             lines.append("  " + (name + ":").padded(to: 30) + value)
         }
-        let report: VerificationReport? = if result.verdict == .verified, case .success(let report)? = result.verification { report } else { nil }
+        let report = try? result.verification?.get()  // verdictLine shows its terms only for a verified receipt
         let line = SupportView.verdictLine(result.verdict, report: report, code: result.problem?.code, reason: result.problem?.reason)
         let colour = switch result.verdict {
         case .verified: style.green
