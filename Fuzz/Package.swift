@@ -23,5 +23,6 @@ let package = Package(
         .executableTarget(name: "fuzz-payload", dependencies: ["FuzzEntry"]),
         .executableTarget(name: "fuzz-input", dependencies: ["FuzzEntry"]),
         .executableTarget(name: "fuzz-render", dependencies: ["FuzzEntry"]),
+        .executableTarget(name: "fuzz-json", dependencies: ["FuzzEntry"]),
     ]
 )

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
-targets=(${FUZZ_TARGETS:-pipeline payload input render})
+targets=(${FUZZ_TARGETS:-pipeline payload input render json})
 per_target=$(( seconds / ${#targets[@]} ))
 (( per_target >= 1 )) || per_target=1
 shared=../shared/corpus/real
@@ -74,6 +74,7 @@ seed_dirs() {
     input) echo "$seeds/input TestReceipts/receipts" ;;
     pipeline) echo "TestReceipts/receipts" ;;
     render) echo "TestReceipts/receipts TestReceipts/hostile" ;;
+    json) echo "TestReceipts/hostile Fuzz/regressions/input" ;;
   esac
   case $target in
     pipeline|input) [ -d "$shared" ] && echo "$shared" ;;

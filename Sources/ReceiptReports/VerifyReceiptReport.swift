@@ -1,17 +1,15 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import ReceiptParser
 
 /// The --format verifyreceipt output: Apple's response format.
 package enum VerifyReceiptReport {
-    package static func render(_ result: DumpResult, expecting environment: Environment?) -> JSONValue {
+    package static func render(_ result: DumpResult, expecting environment: Environment?,
+                               layout: JSONWriter.Layout = .indented, outerLevel: Int = 0) -> String {
+        var json = JSONWriter(layout: layout, capacity: 4096, outerLevel: outerLevel)
         if let verified = result.verifiedReceipt, result.readError == nil {
-            return VerifyReceiptResponse.make(for: .success(verified), expecting: environment)
+            VerifyReceiptResponse.write(for: .success(verified), expecting: environment, to: &json)
+        } else {
+            VerifyReceiptResponse.write(result.readError == nil ? .notAuthenticated : .malformed, to: &json)
         }
-        let status: VerifyReceiptResponse.Status = result.readError == nil ? .notAuthenticated : .malformed
-        return .object([("status", .number(status.rawValue))])
+        return json.finishString()
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReceiptParser
 import ReceiptReports
 
 extension ReportFormat: ExpressibleByArgument {}
@@ -13,14 +14,16 @@ extension Renderer {
         case .json, .verifyreceipt:
             guard outputs.count != 1 else { return StandardStreams.writeOutput([outputs.first!, "\n"]) }
             guard !outputs.isEmpty else { return StandardStreams.writeOutput(["[]\n"]) }
-            // Each document indented by 2, written as it stands, not copied into one text first.
+            // Each document was written indented for its place in the array (Renderer's
+            // nestedInArray); it goes in as it stands, not copied into one text first.
+            let (open, separator, close) = jsonLayout == .indented ? ("[\n  ", ",\n  ", "\n]\n") : ("[\n", ",\n", "\n]\n")
             var output = StandardStreams.OutputBuffer()
-            output.append("[\n")
+            output.append(open)
             for (index, document) in outputs.enumerated() {
-                output.append(index == 0 ? "  " : ",\n  ")
-                output.append(document, indentingLinesBy: "  ")
+                if index > 0 { output.append(separator) }
+                output.append(document)
             }
-            output.append("\n]\n")
+            output.append(close)
             output.flush()
         }
     }

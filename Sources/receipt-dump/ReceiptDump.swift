@@ -46,6 +46,13 @@ struct ReceiptDump: ParsableCommand {
     @Option(name: .long, help: "text (people), json (the typed model), verifyreceipt (Apple's JSON), asn1 (raw attribute tree), summary (one line per receipt).")
     var format: Format = .text
 
+    enum JSONLayoutChoice: String, ExpressibleByArgument, CaseIterable {
+        case auto, indented, compact
+    }
+
+    @Option(name: .customLong("json-layout"), help: ArgumentHelp("With --format json or verifyreceipt: indented (for people), compact (one line per receipt, for programs), or auto: indented on a terminal, compact otherwise.", valueName: "LAYOUT"))
+    var jsonLayout: JSONLayoutChoice = .auto
+
     @Flag(name: .long, help: "Show certificate details: extensions, Apple markers, signature algorithm.")
     var certs = false
 
@@ -115,10 +122,17 @@ struct ReceiptDump: ParsableCommand {
         let (made, sources) = Workers.together({ Result(catching: makeSettings) }, { Inputs.collect(paths: files, jsonl: jsonl) })
         let settings = try made.get()
         let progress = Progress(total: sources.count)
-        let style = Style(enabled: !noColor && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+        let onTerminal = isatty(STDOUT_FILENO) == 1
+        let style = Style(enabled: !noColor && onTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+        let layout: JSONWriter.Layout = switch jsonLayout {
+        case .indented: .indented
+        case .compact: .compact
+        case .auto: onTerminal ? .indented : .compact
+        }
         let renderer = Renderer(format: format, style: style, showDetails: certs,
                                 statusTime: activeAt.flatMap(RFC3339.date(from:)) ?? trust.instant ?? Date(),
-                                expectedEnvironment: settings.expectedEnvironment)
+                                expectedEnvironment: settings.expectedEnvironment,
+                                jsonLayout: layout, nestedInArray: sources.count != 1)
         // Each receipt is read, verified, decoded and rendered on the core that takes it; the
         // main thread keeps only the text and what the totals need.
         let outcomes = Workers.map(sources) { source in

@@ -55,20 +55,6 @@ enum StandardStreams {
             text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
         }
 
-        /// `text` with `indent` after each of its line feeds.
-        mutating func append(_ text: String, indentingLinesBy indent: String) {
-            var text = text
-            text.withUTF8 { bytes in
-                var start = 0
-                while let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                    append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start...end])))
-                    append(indent)
-                    start = end + 1
-                }
-                append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start...])))
-            }
-        }
-
         mutating func append(_ bytes: UnsafeRawBufferPointer) {
             if buffer.count + bytes.count > Self.capacity { flush() }
             if bytes.count >= Self.capacity {

@@ -3,21 +3,20 @@ import Testing
 import ReceiptParser
 import ReceiptReports
 
-/// `--format json` encodes the in-app purchases one at a time and splices them into the result
-/// encoded without them (JSONReport.spliced), so JSONEncoder never holds every raw attribute of
-/// a receipt at once. The text must stay the one JSONEncoder gives for the whole result, byte
-/// for byte.
+/// `--format json` is written by JSONWriter, straight into one buffer, from the members each
+/// model lists. The text must stay the one JSONEncoder gives for the `Codable` result, byte for
+/// byte: the same keys, order, layout, numbers, dates and escapes.
 struct JSONReportTests {
-    /// The report as it was made before splicing: the whole result through one JSONEncoder,
-    /// then the invisible characters it leaves raw escaped.
-    static func encodedInOneGo(_ result: DumpResult) throws -> String {
+    /// The report as JSONEncoder makes it: the whole result through one JSONEncoder, then the
+    /// invisible characters it leaves raw escaped.
+    static func encodedInOneGo(_ result: some Encodable, pretty: Bool = true) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(RFC3339.string(from: date))
         }
-        return JSONValue.escapingInvisibleCharacters(in: String(decoding: try encoder.encode(result), as: UTF8.self))
+        return FuzzHarness.escapingActiveScalars(in: String(decoding: try encoder.encode(result), as: UTF8.self))
     }
 
     /// Expects the same bytes (String's == would accept canonically equivalent text), and
@@ -60,9 +59,9 @@ struct JSONReportTests {
         return inputs
     }
 
-    @Test func splicedReportIsTheOneEncodedInOneGo() throws {
+    @Test func writtenReportIsTheOneJSONEncoderGives() throws {
         let verifier = try testRootVerifier()
-        var splicedCount = 0
+        var withPurchases = 0
         for input in try Self.inputs() {
             for details in [false, true] {
                 for narrowed in [false, true] {
@@ -74,27 +73,21 @@ struct JSONReportTests {
                     let what = "\(input.name), certificate details \(details), purchases filtered out \(narrowed)"
                     let expected = try Self.encodedInOneGo(result)
                     Self.expectSameBytes(JSONReport.render(result), expected, what)
+                    Self.expectSameBytes(JSONReport.render(result, layout: .compact), try Self.encodedInOneGo(result, pretty: false), what + ", compact")
                     let renderer = Renderer(format: .json, style: Style(enabled: false), showDetails: details,
                                             statusTime: Date(), expectedEnvironment: nil)
                     Self.expectSameBytes(renderer.render(result), expected, what + ", through Renderer")
-                    // The purchases are spliced in whenever there are some: the single-shot
-                    // fallback is not what makes the texts equal.
-                    let hasPurchases = !(result.receipt?.inAppPurchases.isEmpty ?? true)
-                    let spliced = JSONReport.spliced(result)
-                    #expect((spliced != nil) == hasPurchases, "\(what): spliced \(spliced != nil), purchases \(hasPurchases)")
-                    if let spliced {
-                        Self.expectSameBytes(spliced, expected, what + ", spliced")
-                        splicedCount += 1
-                    }
-                    if narrowed { #expect(!hasPurchases, "\(what): the filter leaves no purchase") }
+                    if narrowed { #expect(result.receipt?.inAppPurchases.isEmpty ?? true, "\(what): the filter leaves no purchase") }
+                    withPurchases += result.receipt?.inAppPurchases.isEmpty == false ? 1 : 0
                 }
             }
         }
-        #expect(splicedCount >= 40, "only \(splicedCount) reports had purchases to splice")
+        #expect(withPurchases >= 40, "only \(withPurchases) reports had purchases")
     }
 
-    /// Several inputs give one JSON array, each document indented by 2 (receipt-dump's
-    /// Renderer.write): the same text as indenting the documents encoded in one go.
+    /// Several inputs give one JSON array: indented, the text JSONEncoder gives for the array of
+    /// results; compact (the layout when the output is not a terminal), one document per line,
+    /// each JSONEncoder's compact text.
     @Test func multiFileOutputIsTheArrayOfDocumentsEncodedInOneGo() throws {
         let files = try Self.fixtureFiles()
         let verifier = try testRootVerifier()
@@ -102,20 +95,23 @@ struct JSONReportTests {
             var settings = DumpSettings()
             settings.verifier = verifier
             settings.wantsCertificateDetails = details
-            let documents = try files.map { file in
-                try Self.encodedInOneGo(DumpResult.make(name: file, loaded: .success([UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent(file)))),
-                                                        settings: settings))
+            let results = try files.map { file in
+                DumpResult.make(name: file, loaded: .success([UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent(file)))), settings: settings)
             }
-            let items = documents.map { "  " + $0.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ") }
-            let expected = "[\n" + items.joined(separator: ",\n") + "\n]\n"
-            let run = try ReceiptDumpTests().run(["--format", "json", "--root", "pki/test-root.der"] + (details ? ["--certs"] : []) + files)
-            Self.expectSameBytes(run.output, expected, "receipt-dump --format json, \(files.count) files, --certs \(details)")
+            let certs = details ? ["--certs"] : []
+            let run = try ReceiptDumpTests().run(["--format", "json", "--json-layout", "indented", "--root", "pki/test-root.der"] + certs + files)
+            Self.expectSameBytes(run.output, try Self.encodedInOneGo(results) + "\n", "receipt-dump --format json --json-layout indented, \(files.count) files, --certs \(details)")
+            let compact = try results.map { try Self.encodedInOneGo($0, pretty: false) }
+            let piped = try ReceiptDumpTests().run(["--format", "json", "--root", "pki/test-root.der"] + certs + files)
+            Self.expectSameBytes(piped.output, "[\n" + compact.joined(separator: ",\n") + "\n]\n", "receipt-dump --format json (not a terminal), \(files.count) files, --certs \(details)")
 
             // One input: its document and a line feed.
             let sample = "receipts/sample.receipt"
-            let single = try ReceiptDumpTests().run(["--format", "json", "--root", "pki/test-root.der"] + (details ? ["--certs"] : []) + [sample])
-            let document = try Self.encodedInOneGo(DumpResult.make(name: sample, loaded: .success(try fixture("sample.receipt")), settings: settings))
-            Self.expectSameBytes(single.output, document + "\n", "receipt-dump --format json \(sample), --certs \(details)")
+            let sampleResult = DumpResult.make(name: sample, loaded: .success(try fixture("sample.receipt")), settings: settings)
+            let single = try ReceiptDumpTests().run(["--format", "json", "--json-layout", "indented", "--root", "pki/test-root.der"] + certs + [sample])
+            Self.expectSameBytes(single.output, try Self.encodedInOneGo(sampleResult) + "\n", "receipt-dump --format json \(sample), --certs \(details)")
+            let singlePiped = try ReceiptDumpTests().run(["--format", "json", "--root", "pki/test-root.der"] + certs + [sample])
+            Self.expectSameBytes(singlePiped.output, try Self.encodedInOneGo(sampleResult, pretty: false) + "\n", "receipt-dump --format json \(sample) (not a terminal), --certs \(details)")
         }
     }
 }

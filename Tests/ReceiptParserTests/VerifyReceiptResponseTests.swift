@@ -4,8 +4,13 @@ import Testing
 
 /// Apple-compatible JSON, checked against Apple's own verifyReceipt answer.
 struct VerifyReceiptResponseTests {
-    func parse(_ value: JSONValue) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(value.rendered().utf8)) as! [String: Any]
+    func parse(_ text: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+    }
+
+    /// The answer, read back by the strict reader (which refuses duplicate keys).
+    static func answer(_ outcome: Result<VerifiedReceipt, ReceiptError>, expecting expected: Environment? = nil) throws -> StrictJSON.Value {
+        try StrictJSON.parse(Array(VerifyReceiptResponse.text(for: outcome, expecting: expected).utf8))
     }
 
     @Test(.enabled(if: Paths.corpusAvailable, Paths.corpusMissing))
@@ -15,7 +20,7 @@ struct VerifyReceiptResponseTests {
         let appleData = try Data(contentsOf: Paths.corpus.appendingPathComponent("apple-verifyreceipt/\(name).verifyReceipt.json"))
         var apple = try JSONSerialization.jsonObject(with: appleData) as! [String: Any]
 
-        let ours = try parse(VerifyReceiptResponse.make(for: .success(ReceiptVerifier().verifyAndDecode(receiptBytes))))
+        let ours = try parse(VerifyReceiptResponse.text(for: .success(ReceiptVerifier().verifyAndDecode(receiptBytes))))
         // Keys only Apple's servers can know, and the request time.
         for key in ["latest_receipt_info", "latest_receipt", "pending_renewal_info"] { apple[key] = nil }
         var appleReceipt = apple["receipt"] as! [String: Any]
@@ -47,32 +52,31 @@ struct VerifyReceiptResponseTests {
 
     @Test func statusCodes() throws {
         let sample = try testRootVerifier().verifyAndDecode(fixture("sample.receipt"))
-        #expect(VerifyReceiptResponse.make(for: .success(sample))["status"] == .number(0))
-        #expect(VerifyReceiptResponse.make(for: .success(sample), expecting: .sandbox)["status"] == .number(0))
-        #expect(VerifyReceiptResponse.make(for: .success(sample), expecting: .production)["status"] == .number(21007))
-        #expect(VerifyReceiptResponse.make(for: .success(sample), expecting: .production).rendered() == "{\"status\":21007}")
+        #expect(try Self.answer(.success(sample))["status"] == .number("0"))
+        #expect(try Self.answer(.success(sample), expecting: .sandbox)["status"] == .number("0"))
+        #expect(try Self.answer(.success(sample), expecting: .production)["status"] == .number("21007"))
+        #expect(VerifyReceiptResponse.text(for: .success(sample), expecting: .production) == "{\"status\":21007}")
         var production = sample.receipt
         production.receiptType = "Production"
         let productionReceipt = VerifiedReceipt(receipt: production, verification: sample.verification)
-        #expect(VerifyReceiptResponse.make(for: .success(productionReceipt), expecting: .sandbox)["status"] == .number(21008))
-        #expect(VerifyReceiptResponse.make(for: .success(productionReceipt))["environment"] == .string("Production"))
+        #expect(try Self.answer(.success(productionReceipt), expecting: .sandbox)["status"] == .number("21008"))
+        #expect(try Self.answer(.success(productionReceipt))["environment"] == .string("Production"))
 
-        func status(of name: String) throws -> JSONValue? {
-            do {
-                return VerifyReceiptResponse.make(for: .success(try testRootVerifier().verifyAndDecode(fixture(name))))["status"]
-            } catch let error as ReceiptError {
-                return VerifyReceiptResponse.make(for: .failure(error))["status"]
-            }
+        func status(of name: String) throws -> StrictJSON.Value? {
+            let outcome = Result { try testRootVerifier().verifyAndDecode(fixture(name)) }.mapError { $0 as! ReceiptError }
+            return try Self.answer(outcome)["status"]
         }
-        #expect(try status(of: "not-pkcs7.bin") == .number(21002))
-        #expect(try status(of: "bad-purchase-date.receipt") == .number(21002))
-        #expect(try status(of: "tampered-payload.receipt") == .number(21003))
-        #expect(try status(of: "wrong-root.receipt") == .number(21003))
+        #expect(try status(of: "not-pkcs7.bin") == .number("21002"))
+        #expect(try status(of: "bad-purchase-date.receipt") == .number("21002"))
+        #expect(try status(of: "tampered-payload.receipt") == .number("21003"))
+        #expect(try status(of: "wrong-root.receipt") == .number("21003"))
     }
 
     @Test func sampleEntriesUseApplesFormats() throws {
         let receipt = try testRootVerifier().verifyAndDecode(fixture("sample.receipt")).receipt
-        let json = try parse(VerifyReceiptResponse.receipt(receipt, requestDate: Date(timeIntervalSince1970: 0)))
+        var writer = JSONWriter()
+        VerifyReceiptResponse.writeReceipt(receipt, requestDate: Date(timeIntervalSince1970: 0), to: &writer)
+        let json = try parse(writer.finishString())
         #expect(json["app_item_id"] as? Int == 0)
         #expect(json["receipt_creation_date"] as? String == "2025-06-01 12:00:00 Etc/GMT")
         #expect(json["receipt_creation_date_pst"] as? String == "2025-06-01 05:00:00 America/Los_Angeles")
@@ -101,7 +105,9 @@ struct VerifyReceiptResponseTests {
         let date = try #require(RFC3339.date(from: utc))
         var purchase = InAppPurchase()
         purchase.purchaseDate = date
-        #expect(VerifyReceiptResponse.inApp(purchase)["purchase_date_pst"] == .string(local + " America/Los_Angeles"))
+        var writer = JSONWriter()
+        VerifyReceiptResponse.writeInApp(purchase, to: &writer)
+        #expect(try StrictJSON.parse(writer.finish())["purchase_date_pst"] == .string(local + " America/Los_Angeles"))
     }
 
     @Test(.enabled(if: TimeZone(identifier: "America/Los_Angeles") != nil, "no tz database on this machine"))

@@ -12,6 +12,9 @@
 //   Verify warm       parse + verify, chain cache warm
 //   Verify+decode cold / warm   ReceiptVerifier.verifyAndDecode from bytes
 //   C d2i_PKCS7, C PKCS7_verify (d2i + verify), C signature only (key loaded)
+//   JSON typed        JSONWriter, compact: the decoded receipt's Codable form (raw attributes too)
+//   JSON verifyreceipt JSONWriter, compact: Apple's verifyReceipt answer for the verified receipt
+//   JSONEncoder typed  Foundation's JSONEncoder.receiptModels() for the same text (the reference)
 // and over the real corpus in ../../shared/corpus/real (when present).
 import Benchmark
 import CFloor
@@ -50,6 +53,31 @@ let benchmarks: @Sendable () -> Void = {
 
         Benchmark("Decode/\(name)") { benchmark in
             for _ in benchmark.scaledIterations { blackHole(try ReceiptPayloadDecoder.decode(payload)) }
+        }
+        Benchmark("JSON typed/\(name)") { benchmark in
+            let receipt = try ReceiptPayloadDecoder.decode(payload)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                var json = JSONWriter(capacity: 4096)
+                receipt.write(to: &json)
+                blackHole(json.finish())
+            }
+        }
+        Benchmark("JSON verifyreceipt/\(name)") { benchmark in
+            let verified = try ReceiptVerifier(anchor: anchor).verifyAndDecode(bytes)
+            let requestDate = Date(timeIntervalSince1970: Double(creation))
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                var json = JSONWriter(capacity: 4096)
+                VerifyReceiptResponse.write(for: .success(verified), requestDate: requestDate, to: &json)
+                blackHole(json.finish())
+            }
+        }
+        Benchmark("JSONEncoder typed/\(name)") { benchmark in
+            let receipt = try ReceiptPayloadDecoder.decode(payload)
+            let encoder = JSONEncoder.receiptModels()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { blackHole(try encoder.encode(receipt)) }
         }
         Benchmark("Decode swift-asn1/\(name)") { benchmark in
             for _ in benchmark.scaledIterations { blackHole(try SwiftASN1Decoder.decode(payload)) }

@@ -27,6 +27,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// tabs), the summary is one line, the JSON formats parse, and every output stays within
     /// 100 bytes per input byte + 64 KiB.
     case render
+    /// `JSONWriter` over strings cut from the input (at NUL bytes, decoded as UTF-8 with
+    /// repairs), as keys, strings, numbers, dates and hex, in both layouts: the text must parse
+    /// strictly back to exactly what was written, hold no control or format character raw
+    /// (the indented layout's line feeds aside), and equal JSONEncoder's text for the strings
+    /// with the invisible characters escaped.
+    case json
 }
 
 /// Runs one input through one target and describes what happened.
@@ -94,6 +100,8 @@ public struct FuzzHarness: Sendable {
                 Self.checkReport(renderer.render(result), format: format, inputSize: bytes.count)
             }
             return "exit\(result.exitStatus)"
+        case .json:
+            return Self.exerciseJSONWriter(bytes)
         case .input:
             Self.exerciseStrictJSON(bytes)
             var receiptBytes: [UInt8]?
@@ -142,6 +150,83 @@ public struct FuzzHarness: Sendable {
         case .format, .lineSeparator, .paragraphSeparator, .control: return true
         default: return false
         }
+    }
+
+    /// The `json` target: see ``FuzzTarget/json``. The outcome counts the strings written.
+    private static func exerciseJSONWriter(_ bytes: [UInt8]) -> String {
+        let strings = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        // What each string becomes: a one-member object (keys stay unique, as the strict reader
+        // requires) whose value cycles through the writer's kinds of value.
+        func value(_ index: Int, _ string: String) -> (write: (inout JSONWriter) -> Void, expected: StrictJSON.Value) {
+            let utf8 = Array(string.utf8)
+            let number = utf8.reduce(Int64(index)) { $0 &* 31 &+ Int64($1) } &* (index % 2 == 0 ? 1 : -1)
+            switch index % 4 {
+            case 0: return ({ $0.string(string) }, .string(string))
+            case 1: return ({ $0.number(number) }, .number(String(number)))
+            case 2:
+                // Any millisecond between the years 0000 and 9999, as receipts and certificates have.
+                let milliseconds = number.magnitude % 315_537_897_600_000
+                let date = Date(timeIntervalSince1970: Double(Int64(milliseconds) - 62_167_219_200_000) / 1000)
+                return ({ $0.date(date) }, .string(RFC3339.string(from: date)))
+            default:
+                return ({ $0.hex(ByteString(utf8)) }, .string(ByteString(utf8).hex))
+            }
+        }
+        let expected = StrictJSON.Value.array(strings.enumerated().map { index, string in
+            .object([(key: string, value: value(index, string).expected)])
+        })
+        var texts: [String] = []
+        for layout in [JSONWriter.Layout.compact, .indented] {
+            var json = JSONWriter(layout: layout)
+            json.beginArray()
+            for (index, string) in strings.enumerated() {
+                json.beginObject()
+                json.key(string)
+                value(index, string).write(&json)
+                json.endObject()
+            }
+            json.endArray()
+            let text = json.finishString()
+            let layoutScalars: Set<Unicode.Scalar> = layout == .indented ? ["\n"] : []
+            if let raw = text.unicodeScalars.first(where: { !layoutScalars.contains($0) && isActive($0) }) {
+                fatalError("JSONWriter (\(layout)) left U+\(String(raw.value, radix: 16)) raw: \(text.debugDescription.prefix(300))")
+            }
+            do throws(ReceiptError) {
+                guard try StrictJSON.parse(Array(text.utf8)) == expected else {
+                    fatalError("JSONWriter (\(layout)) wrote other values than it was given: \(text.debugDescription.prefix(300))")
+                }
+            } catch {
+                fatalError("JSONWriter (\(layout)) wrote text the strict reader refuses (\(error)): \(text.debugDescription.prefix(300))")
+            }
+            texts.append(text)
+        }
+        // The escapes are JSONEncoder's, plus the invisible characters it leaves raw.
+        var json = JSONWriter()
+        strings.write(to: &json)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        guard let data = try? encoder.encode(strings) else { fatalError("JSONEncoder refused strings") }
+        let reference = escapingActiveScalars(in: String(decoding: data, as: UTF8.self))
+        guard Array(json.finishString().utf8) == Array(reference.utf8) else {
+            fatalError("JSONWriter and JSONEncoder write strings differently: \(reference.debugDescription.prefix(300))")
+        }
+        return "ok\(strings.count)"
+    }
+
+    /// JSONEncoder's text with the active scalars it leaves raw written as `\uXXXX` escapes:
+    /// what JSONWriter must write (JSONReportTests use it too).
+    static func escapingActiveScalars(in json: String) -> String {
+        var text = ""
+        for scalar in json.unicodeScalars {
+            guard scalar.value >= 0x7F, isActive(scalar) else { text.unicodeScalars.append(scalar); continue }
+            let units = scalar.value < 0x10000 ? [scalar.value]
+                : [0xD800 + ((scalar.value - 0x10000) >> 10), 0xDC00 + ((scalar.value - 0x10000) & 0x3FF)]
+            for unit in units {
+                let hex = String(unit, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return text
     }
 
     /// A value the strict reader accepts renders to text it reads back to the same value, and

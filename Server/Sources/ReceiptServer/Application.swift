@@ -24,7 +24,11 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     router.add(middleware: ErrorMiddleware())
 
     router.get("health") { _, _ in
-        json(.object([("status", .string("ok"))]))
+        Response.json { json in
+            json.beginObject()
+            json.member("status", "ok")
+            json.endObject()
+        }
     }
 
     router.post("verifyReceipt") { request, context in
@@ -33,7 +37,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         guard let answer = await service.gated(body, { service.verifyReceipt(body: body, logger: logger) }) else {
             throw ServerError.busy(service.gate)
         }
-        return json(answer)
+        return Response.json(body: answer)
     }
 
     router.post("v1/receipts") { request, context in
@@ -46,9 +50,9 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         }
         guard let outcome else {
             logger.notice("request refused", metadata: ["route": "v1/receipts", "reason": "busy"])
-            return try TypedResponse.busy(service.gate)
+            return TypedResponse.busy(service.gate)
         }
-        return try TypedResponse.response(for: outcome)
+        return TypedResponse.response(for: outcome)
     }
 
     router.get("/") { _, _ in
@@ -91,11 +95,6 @@ private func readBody(_ request: Request, limit: Int) async throws -> [UInt8] {
     } catch let error as HTTPError where error.status == .contentTooLarge {
         throw ServerError(status: .contentTooLarge, receiptStatus: VerifyReceiptResponse.Status.malformed.rawValue, message: "request body larger than \(limit) bytes")
     }
-}
-
-func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
-    Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-             body: .init(byteBuffer: ByteBuffer(string: value.rendered())))
 }
 
 /// The page has no scripts and no external assets; the policy says so to the browser, so that

@@ -12,19 +12,16 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as ServerError {
             context.logger.notice("request refused", metadata: ["reason": .string(error.message)])
-            var response = json(.object([("status", .number(error.receiptStatus)), ("error", .string(error.message))]),
-                                status: error.status)
+            var response = Response.jsonError(status: error.status, receiptStatus: error.receiptStatus, message: error.message)
             if error.status == .serviceUnavailable { response.headers[.retryAfter] = "1" }
             return response
         } catch let error as HTTPError {
-            return json(.object([("status", .number(VerifyReceiptResponse.Status.malformed.rawValue)),
-                                 ("error", .string(error.body ?? "\(error.status)"))]),
-                        status: error.status)
+            return Response.jsonError(status: error.status, receiptStatus: VerifyReceiptResponse.Status.malformed.rawValue,
+                                      message: error.body ?? "\(error.status)")
         } catch {
             context.logger.error("unexpected error", metadata: ["error": .string("\(error)")])
-            return json(.object([("status", .number(VerifyReceiptResponse.Status.malformed.rawValue)),
-                                 ("error", .string("internal error"))]),
-                        status: .internalServerError)
+            return Response.jsonError(status: .internalServerError, receiptStatus: VerifyReceiptResponse.Status.malformed.rawValue,
+                                      message: "internal error")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import ReceiptParser
 
 /// What the server does with a receipt, independent of HTTP: verify, apply the server's rules,
@@ -57,35 +58,34 @@ struct ReceiptService: Sendable {
         }
     }
 
-    /// `POST /verifyReceipt`: Apple's request body in, Apple's response format out. A body that
-    /// is not a request (malformed JSON, duplicate keys, no `receipt-data`) gets 21002.
-    func verifyReceipt(body: [UInt8], logger: Logger) -> JSONValue {
+    /// `POST /verifyReceipt`: Apple's request body in, Apple's response format out (compact
+    /// JSON). A body that is not a request (malformed JSON, duplicate keys, no `receipt-data`)
+    /// gets 21002.
+    func verifyReceipt(body: [UInt8], logger: Logger) -> ByteBuffer {
         let request: VerifyReceiptRequest
         do {
             request = try VerifyReceiptRequest.parse(body)
         } catch {
             log(.rejected(error), route: "verifyReceipt", logger: logger)
-            return VerifyReceiptResponse.make(for: .failure(error))
+            return ByteBuffer { VerifyReceiptResponse.write(for: .failure(error), to: &$0) }
         }
         let outcome = verify(request.receiptData)
         log(outcome, route: "verifyReceipt", logger: logger)
         switch outcome {
         case .rejected(let error):
-            return VerifyReceiptResponse.make(for: .failure(error))
+            return ByteBuffer { VerifyReceiptResponse.write(for: .failure(error), to: &$0) }
         case .bundleNotAccepted:
-            return Self.status(.notAuthenticated)
+            return ByteBuffer { VerifyReceiptResponse.write(.notAuthenticated, to: &$0) }
         case .otherEnvironment(_, let status):
-            return Self.status(status)
+            return ByteBuffer { VerifyReceiptResponse.write(status, to: &$0) }
         case .accepted(var verified):
             if request.excludeOldTransactions {
                 verified = VerifiedReceipt(receipt: verified.receipt.excludingOldTransactions(), verification: verified.verification)
             }
-            return VerifyReceiptResponse.make(for: .success(verified), expecting: configuration.expectedEnvironment)
+            return ByteBuffer { [expected = configuration.expectedEnvironment] in
+                VerifyReceiptResponse.write(for: .success(verified), expecting: expected, to: &$0)
+            }
         }
-    }
-
-    static func status(_ status: VerifyReceiptResponse.Status) -> JSONValue {
-        .object([("status", .number(status.rawValue))])
     }
 
     func log(_ outcome: Outcome, route: String, logger: Logger) {

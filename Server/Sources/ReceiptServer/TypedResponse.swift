@@ -1,41 +1,42 @@
-import Foundation
 import Hummingbird
 import ReceiptParser
 
-/// `POST /v1/receipts` answers: the typed model for a verified receipt, a JSON error otherwise.
+/// `POST /v1/receipts` answers: the typed model for a verified receipt, a JSON error otherwise;
+/// compact, keys sorted, as `JSONEncoder.receiptModels()` writes the models.
 enum TypedResponse {
-    struct Verified: Encodable {
-        let verdict = Verdict.verified
-        let verification: VerificationReport
-        let receipt: Receipt
-    }
-
-    struct Failure: Encodable {
-        let verdict: Verdict
-        let status: Int64
-        let error: [String: String]
-    }
-
-    static func response(for outcome: ReceiptService.Outcome) throws -> Response {
-        let encoder = JSONEncoder.receiptModels()
-        let (status, data): (HTTPResponse.Status, Data)
+    static func response(for outcome: ReceiptService.Outcome) -> Response {
         switch outcome {
         case .accepted(let verified):
-            (status, data) = (.ok, try encoder.encode(Verified(verification: verified.verification, receipt: verified.receipt)))
+            return Response.json(status: .ok) { json in
+                json.beginObject()
+                json.member("receipt", verified.receipt)
+                json.member("verdict", Verdict.verified)
+                json.member("verification", verified.verification)
+                json.endObject()
+            }
         case .bundleNotAccepted, .otherEnvironment:
             let refusal = outcome.refusal!
-            let failure = Failure(verdict: .notAccepted, status: refusal.status.rawValue,
-                                  error: ["code": refusal.code, "reason": refusal.reason])
-            (status, data) = (.unprocessableContent, try encoder.encode(failure))
+            return failure(.unprocessableContent, verdict: .notAccepted, status: refusal.status.rawValue,
+                           code: refusal.code, reason: refusal.reason)
         case .rejected(let error):
-            let receiptStatus = VerifyReceiptResponse.Status(error)
-            let failure = Failure(verdict: Verdict(failure: error),
-                                  status: receiptStatus.rawValue, error: ["code": error.code.name, "reason": error.reason])
-            (status, data) = (httpStatus(for: error), try encoder.encode(failure))
+            return failure(httpStatus(for: error), verdict: Verdict(failure: error),
+                           status: VerifyReceiptResponse.Status(error).rawValue, code: error.code.name, reason: error.reason)
         }
-        let text = JSONValue.escapingInvisibleCharacters(in: String(decoding: data, as: UTF8.self))
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// `{"error":{"code":…,"reason":…},"status":…,"verdict":…}`.
+    static func failure(_ httpStatus: HTTPResponse.Status, verdict: Verdict, status: Int64, code: String, reason: String) -> Response {
+        Response.json(status: httpStatus) { json in
+            json.beginObject()
+            json.key("error")
+            json.beginObject()
+            json.member("code", code)
+            json.member("reason", reason)
+            json.endObject()
+            json.member("status", status)
+            json.member("verdict", verdict)
+            json.endObject()
+        }
     }
 
     /// 400 for a body that is not a request at all (malformed JSON, duplicate keys): the
@@ -45,12 +46,10 @@ enum TypedResponse {
     }
 
     /// 503 with status 21005 when no verification slot freed up in time; `Retry-After: 1`.
-    static func busy(_ gate: VerificationGate) throws -> Response {
-        let failure = Failure(verdict: .unavailable, status: ReceiptService.busyStatus,
-                              error: ["code": "busy", "reason": ServerError.busy(gate).message])
-        let data = try JSONEncoder.receiptModels().encode(failure)
-        return Response(status: .serviceUnavailable,
-                        headers: [.contentType: "application/json; charset=utf-8", .retryAfter: "1"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    static func busy(_ gate: VerificationGate) -> Response {
+        var response = failure(.serviceUnavailable, verdict: .unavailable, status: ReceiptService.busyStatus,
+                               code: "busy", reason: ServerError.busy(gate).message)
+        response.headers[.retryAfter] = "1"
+        return response
     }
 }

@@ -52,6 +52,32 @@ struct ServerTests {
         }
     }
 
+    /// `/v1/receipts` is written by JSONWriter; its text must be the models' `Codable` JSON
+    /// (JSONEncoder.receiptModels), byte for byte, and read back to the same receipt.
+    @Test func typedAnswerIsTheModelsCodableJSON() async throws {
+        struct Answer: Codable, Equatable {
+            let receipt: Receipt
+            let verdict: Verdict
+            let verification: VerificationReport
+        }
+        let configuration = try Self.testRootConfiguration()
+        for name in ["sample.receipt", "no-in-app.receipt", "sha1.receipt", "signed-attributes.receipt", "subject-key-id.receipt"] {
+            let receipt = try Paths.fixture(name)
+            let verified = try configuration.verifier.verifyAndDecode(receipt)
+            let expected = Answer(receipt: verified.receipt, verdict: .verified, verification: verified.verification)
+            let encoded = try JSONEncoder.receiptModels().encode(expected)
+            try await buildApplication(configuration, logger: Self.logger).test(.live) { client in
+                try await client.execute(uri: "/v1/receipts", method: .post, body: ByteBuffer(bytes: receipt)) { response in
+                    #expect(response.status == .ok, "\(name)")
+                    let body = Data(response.body.readableBytesView)
+                    #expect(body == encoded, "\(name)")
+                    let decoded = try JSONDecoder.receiptModels().decode(Answer.self, from: body)
+                    #expect(decoded == expected, "\(name)")
+                }
+            }
+        }
+    }
+
     @Test func verifyReceiptAnswersLikeApple() async throws {
         let app = buildApplication(try Self.testRootConfiguration(), logger: Self.logger)
         try await app.test(.live) { client in

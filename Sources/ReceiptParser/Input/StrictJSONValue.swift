@@ -38,34 +38,31 @@ extension StrictJSON {
 
         /// Compact JSON text that ``StrictJSON/parse(_:)`` reads back to an equal value.
         public func rendered() -> String {
-            var text = ""
-            write(to: &text)
-            return text
+            var json = JSONWriter()
+            write(to: &json)
+            return json.finishString()
         }
+    }
+}
 
-        private func write(to text: inout String) {
-            switch self {
-            case .object(let members):
-                text += "{"
-                for (index, member) in members.enumerated() {
-                    if index > 0 { text += "," }
-                    JSONValue.writeString(member.key, to: &text)
-                    text += ":"
-                    member.value.write(to: &text)
-                }
-                text += "}"
-            case .array(let elements):
-                text += "["
-                for (index, element) in elements.enumerated() {
-                    if index > 0 { text += "," }
-                    element.write(to: &text)
-                }
-                text += "]"
-            case .string(let value): JSONValue.writeString(value, to: &text)
-            case .number(let value): text += value
-            case .bool(let value): text += value ? "true" : "false"
-            case .null: text += "null"
+extension StrictJSON.Value: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        switch self {
+        case .object(let members):
+            json.beginObject()
+            for member in members {
+                json.key(member.key)
+                member.value.write(to: &json)
             }
+            json.endObject()
+        case .array(let elements):
+            json.beginArray()
+            for element in elements { element.write(to: &json) }
+            json.endArray()
+        case .string(let value): json.string(value)
+        case .number(let text): json.numberText(text)
+        case .bool(let value): json.bool(value)
+        case .null: json.null()
         }
     }
 }

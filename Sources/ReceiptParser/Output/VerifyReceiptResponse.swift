@@ -15,7 +15,7 @@ import Foundation
 ///
 /// ```swift
 /// let outcome = Result { try verifier.verifyAndDecode(bytes) }.mapError { $0 as! ReceiptError }
-/// let json = VerifyReceiptResponse.make(for: outcome, expecting: .production).rendered(pretty: true)
+/// let json = VerifyReceiptResponse.text(for: outcome, expecting: .production)
 /// ```
 public enum VerifyReceiptResponse {
     /// verifyReceipt status codes this library can produce.
@@ -49,89 +49,128 @@ public enum VerifyReceiptResponse {
         ]
     }
 
-    /// The whole response for the outcome of ``ReceiptVerifier/verifyAndDecode(_:)``.
+    /// The whole response for the outcome of ``ReceiptVerifier/verifyAndDecode(_:)``, as text.
     ///
     /// - Parameters:
     ///   - expected: the environment the server expects; a receipt from the other gives 21007
     ///     or 21008, as Apple's service does, and one whose type is unknown 21003. Nil accepts
     ///     all. The rule, and the `environment` field, are ``environmentCheck(_:expecting:)``'s.
     ///   - requestDate: the `request_date` to report.
-    public static func make(for outcome: Result<VerifiedReceipt, ReceiptError>,
+    ///   - layout: compact for programs, indented for people.
+    public static func text(for outcome: Result<VerifiedReceipt, ReceiptError>,
                             expecting expected: Environment? = nil,
-                            requestDate: Date = Date()) -> JSONValue {
+                            requestDate: Date = Date(),
+                            layout: JSONWriter.Layout = .compact) -> String {
+        var json = JSONWriter(layout: layout, capacity: 4096)
+        write(for: outcome, expecting: expected, requestDate: requestDate, to: &json)
+        return json.finishString()
+    }
+
+    /// Writes the whole response for the outcome of ``ReceiptVerifier/verifyAndDecode(_:)``;
+    /// the parameters are ``text(for:expecting:requestDate:layout:)``'s.
+    public static func write(for outcome: Result<VerifiedReceipt, ReceiptError>,
+                             expecting expected: Environment? = nil,
+                             requestDate: Date = Date(),
+                             to json: inout JSONWriter) {
         let verified: VerifiedReceipt
         switch outcome {
-        case .failure(let error): return .object([("status", .number(Status(error).rawValue))])
+        case .failure(let error): return write(Status(error), to: &json)
         case .success(let value): verified = value
         }
         let check = environmentCheck(verified.receipt.environment, expecting: expected)
-        guard let environmentField = check.environmentField else {
-            return .object([("status", .number(check.status.rawValue))])
-        }
-        return .object([
-            ("status", .number(check.status.rawValue)),
-            ("environment", .string(environmentField)),
-            ("receipt", receipt(verified.receipt, requestDate: requestDate)),
-        ])
+        guard let environmentField = check.environmentField else { return write(check.status, to: &json) }
+        json.beginObject()
+        json.member("status", check.status.rawValue)
+        json.member("environment", environmentField)
+        json.key("receipt")
+        writeReceipt(verified.receipt, requestDate: requestDate, to: &json)
+        json.endObject()
     }
 
-    /// The `receipt` object of a response.
-    public static func receipt(_ receipt: Receipt, requestDate: Date = Date()) -> JSONValue {
-        var members: [(String, JSONValue)] = []
-        if let type = receipt.receiptType { members.append(("receipt_type", .string(type))) }
+    /// Writes a response that is a status alone: `{"status":21003}`.
+    public static func write(_ status: Status, to json: inout JSONWriter) {
+        json.beginObject()
+        json.member("status", status.rawValue)
+        json.endObject()
+    }
+
+    /// Writes the `receipt` object of a response.
+    public static func writeReceipt(_ receipt: Receipt, requestDate: Date = Date(), to json: inout JSONWriter) {
+        json.beginObject()
+        json.member("receipt_type", receipt.receiptType)
         if let id = receipt.appItemID {
-            members.append(("adam_id", .number(id)))
-            members.append(("app_item_id", .number(id)))
+            json.member("adam_id", id)
+            json.member("app_item_id", id)
         }
-        if let bundle = receipt.bundleID { members.append(("bundle_id", .string(bundle))) }
-        if let version = receipt.applicationVersion { members.append(("application_version", .string(version))) }
-        if let id = receipt.downloadID { members.append(("download_id", .number(id))) }
-        if let id = receipt.versionExternalIdentifier { members.append(("version_external_identifier", .number(id))) }
-        appendDate("receipt_creation_date", receipt.creationDate, to: &members)
-        appendDate("request_date", requestDate, to: &members)
-        appendDate("original_purchase_date", receipt.originalPurchaseDate, to: &members)
-        if let version = receipt.originalApplicationVersion { members.append(("original_application_version", .string(version))) }
-        appendDate("expiration_date", receipt.expirationDate, to: &members)
-        members.append(("in_app", .array(receipt.inAppPurchases.map(inApp))))
-        return .object(members)
+        json.member("bundle_id", receipt.bundleID)
+        json.member("application_version", receipt.applicationVersion)
+        json.member("download_id", receipt.downloadID)
+        json.member("version_external_identifier", receipt.versionExternalIdentifier)
+        writeDate("receipt_creation_date", receipt.creationDate, to: &json)
+        writeDate("request_date", requestDate, to: &json)
+        writeDate("original_purchase_date", receipt.originalPurchaseDate, to: &json)
+        json.member("original_application_version", receipt.originalApplicationVersion)
+        writeDate("expiration_date", receipt.expirationDate, to: &json)
+        json.key("in_app")
+        json.beginArray()
+        for purchase in receipt.inAppPurchases { writeInApp(purchase, to: &json) }
+        json.endArray()
+        json.endObject()
     }
 
-    /// One entry of `in_app`.
-    public static func inApp(_ purchase: InAppPurchase) -> JSONValue {
-        var members: [(String, JSONValue)] = []
-        members.append(("quantity", .string(String(purchase.quantity ?? 1))))
-        if let product = purchase.productID { members.append(("product_id", .string(product))) }
-        if let id = purchase.transactionID { members.append(("transaction_id", .string(id))) }
-        if let id = purchase.originalTransactionID { members.append(("original_transaction_id", .string(id))) }
-        appendDate("purchase_date", purchase.purchaseDate, to: &members)
-        appendDate("original_purchase_date", purchase.originalPurchaseDate, to: &members)
-        appendDate("expires_date", purchase.expiresDate, to: &members)
+    /// Writes one entry of `in_app`.
+    public static func writeInApp(_ purchase: InAppPurchase, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("quantity")
+        decimalString(purchase.quantity ?? 1, to: &json)
+        json.member("product_id", purchase.productID)
+        json.member("transaction_id", purchase.transactionID)
+        json.member("original_transaction_id", purchase.originalTransactionID)
+        writeDate("purchase_date", purchase.purchaseDate, to: &json)
+        writeDate("original_purchase_date", purchase.originalPurchaseDate, to: &json)
+        writeDate("expires_date", purchase.expiresDate, to: &json)
         if let id = purchase.webOrderLineItemID, id != 0 {
-            members.append(("web_order_line_item_id", .string(String(id))))
+            json.key("web_order_line_item_id")
+            decimalString(id, to: &json)
         }
-        appendDate("cancellation_date", purchase.cancellationDate, to: &members)
-        members.append(("is_trial_period", .string(purchase.isTrialPeriod == true ? "true" : "false")))
+        writeDate("cancellation_date", purchase.cancellationDate, to: &json)
+        json.member("is_trial_period", purchase.isTrialPeriod == true ? "true" : "false")
         // Apple reports the intro-offer flag for auto-renewable subscriptions only.
         if purchase.expiresDate != nil {
-            members.append(("is_in_intro_offer_period", .string(purchase.isInIntroOfferPeriod == true ? "true" : "false")))
+            json.member("is_in_intro_offer_period", purchase.isInIntroOfferPeriod == true ? "true" : "false")
         }
         if let offer = purchase.promotionalOfferID, !offer.isEmpty {
-            members.append(("promotional_offer_id", .string(offer)))
+            json.member("promotional_offer_id", offer)
         }
-        return .object(members)
+        json.endObject()
     }
 
-    private static func appendDate(_ key: String, _ date: Date?, to members: inout [(String, JSONValue)]) {
+    /// Apple's date triplet: `key` (`2020-07-14 19:36:40 Etc/GMT`), `key_ms` (milliseconds, as
+    /// a string) and `key_pst` (the wall clock in America/Los_Angeles).
+    private static func writeDate(_ key: StaticString, _ date: Date?, to json: inout JSONWriter) {
         guard let date else { return }
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let seconds = Int(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
-        members.append((key, .string(wallClock(seconds) + " Etc/GMT")))
-        members.append((key + "_ms", .string(String(milliseconds))))
-        members.append((key + "_pst", .string(wallClock(seconds + PacificTime.offset(atUTC: seconds)) + " America/Los_Angeles")))
+        json.key(key)
+        wallClock(seconds, zone: " Etc/GMT", to: &json)
+        json.key(key, suffix: "_ms")
+        decimalString(milliseconds, to: &json)
+        json.key(key, suffix: "_pst")
+        wallClock(seconds + PacificTime.offset(atUTC: seconds), zone: " America/Los_Angeles", to: &json)
     }
 
-    /// `YYYY-MM-DD HH:MM:SS` of a count of seconds since 1970 (already shifted to local time).
-    private static func wallClock(_ seconds: Int) -> String {
-        CivilTime(secondsSince1970: seconds).text(separator: " ")
+    /// `YYYY-MM-DD HH:MM:SS` of a count of seconds since 1970 (already shifted to local time),
+    /// then `zone`, as a string.
+    private static func wallClock(_ seconds: Int, zone: StaticString, to json: inout JSONWriter) {
+        json.asciiString(maximumCount: CivilTime.maximumUTF8Count + zone.utf8CodeUnitCount) { destination in
+            let length = CivilTime(secondsSince1970: seconds).write(separator: UInt8(ascii: " "), into: destination)
+            (destination + length).initialize(from: zone.utf8Start, count: zone.utf8CodeUnitCount)
+            return length + zone.utf8CodeUnitCount
+        }
+    }
+
+    /// A number written as a string, as verifyReceipt writes most of them.
+    private static func decimalString(_ value: Int64, to json: inout JSONWriter) {
+        json.asciiString(maximumCount: 20) { JSONWriter.decimal(value, into: $0) }
     }
 }

@@ -27,14 +27,47 @@ struct CivilTime: Hashable, Sendable {
     }
 
     /// `YYYY-MM-DD`, `separator`, `HH:MM:SS`.
-    func text(separator: String) -> String {
-        "\(Self.padded(year, 4))-\(Self.padded(month, 2))-\(Self.padded(day, 2))\(separator)"
-            + "\(Self.padded(hour, 2)):\(Self.padded(minute, 2)):\(Self.padded(second, 2))"
+    func text(separator: Character) -> String {
+        String(unsafeUninitializedCapacity: Self.maximumUTF8Count) { destination in
+            write(separator: UInt8(ascii: separator.unicodeScalars.first!), into: destination.baseAddress!)
+        }
     }
 
-    /// `value` in decimal with leading zeros up to `width` digits.
+    /// The most bytes ``write(separator:into:)`` writes: a year of up to 20 characters.
+    static let maximumUTF8Count = 20 + 15
+
+    /// `YYYY-MM-DD`, `separator`, `HH:MM:SS` in ASCII at `destination`; returns the length.
+    func write(separator: UInt8, into destination: UnsafeMutablePointer<UInt8>) -> Int {
+        var length = Self.write(year, width: 4, into: destination)
+        for (field, lead) in [(month, UInt8(ascii: "-")), (day, UInt8(ascii: "-")), (hour, separator),
+                              (minute, UInt8(ascii: ":")), (second, UInt8(ascii: ":"))] {
+            destination[length] = lead
+            length += 1 + Self.write(field, width: 2, into: destination + length + 1)
+        }
+        return length
+    }
+
+    /// `value` in decimal with leading zeros up to `width` characters (a sign counts as one);
+    /// returns the length.
+    static func write(_ value: Int, width: Int, into destination: UnsafeMutablePointer<UInt8>) -> Int {
+        if value >= 0 && value < 100 && width == 2 {
+            destination[0] = UInt8(ascii: "0") + UInt8(value / 10)
+            destination[1] = UInt8(ascii: "0") + UInt8(value % 10)
+            return 2
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        return withUnsafeMutableBytes(of: &digits) { scratch in
+            let scratch = scratch.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let length = JSONWriter.decimal(Int64(value), into: scratch)
+            let zeros = max(0, width - length)
+            destination.initialize(repeating: UInt8(ascii: "0"), count: zeros)
+            (destination + zeros).initialize(from: scratch, count: length)
+            return zeros + length
+        }
+    }
+
+    /// `value` in decimal with leading zeros up to `width` characters.
     static func padded(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
+        String(unsafeUninitializedCapacity: max(width, 20)) { write(value, width: width, into: $0.baseAddress!) }
     }
 }

@@ -20,13 +20,25 @@ public enum RFC3339 {
 
     /// `date` in UTC as `YYYY-MM-DDTHH:MM:SSZ`, with milliseconds when it has a fraction.
     public static func string(from date: Date) -> String {
+        String(unsafeUninitializedCapacity: maximumUTF8Count) { write(date, into: $0.baseAddress!) }
+    }
+
+    /// The most bytes ``write(_:into:)`` writes.
+    static let maximumUTF8Count = CivilTime.maximumUTF8Count + 5
+
+    /// ``string(from:)``'s text in ASCII at `destination`; returns the length.
+    static func write(_ date: Date, into destination: UnsafeMutablePointer<UInt8>) -> Int {
         // Round once, to whole milliseconds, so a fraction like .9996 carries into the second.
         let total = Int((date.timeIntervalSince1970 * 1000).rounded())
         let whole = total >= 0 ? total / 1000 : (total - 999) / 1000
         let milliseconds = total - whole * 1000
-        var text = CivilTime(secondsSince1970: whole).text(separator: "T")
-        if milliseconds > 0 { text += "." + CivilTime.padded(milliseconds, 3) }
-        return text + "Z"
+        var length = CivilTime(secondsSince1970: whole).write(separator: UInt8(ascii: "T"), into: destination)
+        if milliseconds > 0 {
+            destination[length] = UInt8(ascii: ".")
+            length += 1 + CivilTime.write(milliseconds, width: 3, into: destination + length + 1)
+        }
+        destination[length] = UInt8(ascii: "Z")
+        return length + 1
     }
 
     /// The instant written in `bytes[range]`, or nil when it is not such a timestamp.

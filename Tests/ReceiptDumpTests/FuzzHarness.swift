@@ -1,0 +1,1 @@
+../ReceiptParserTests/FuzzHarness.swift
