@@ -74,7 +74,7 @@ seed_dirs() {
     input) echo "$seeds/input TestReceipts/receipts" ;;
     pipeline) echo "TestReceipts/receipts" ;;
     render) echo "TestReceipts/receipts TestReceipts/hostile" ;;
-    json) echo "TestReceipts/hostile Fuzz/regressions/input" ;;
+    json) echo "Fuzz/regressions/input" ;;
   esac
   case $target in
     pipeline|input) [ -d "$shared" ] && echo "$shared" ;;

@@ -80,6 +80,17 @@ public struct ReceiptAttributeSet: Collection, Sendable, Hashable, Codable, Expr
         for attribute in self { try container.encode(attribute) }
     }
 
+    /// Calls `body` with each attribute's type, version and value bytes, in order, without
+    /// making a ``ReceiptAttribute`` of each (for the JSON writer, which may see millions).
+    func forEachAttribute(_ body: (Int, Int, UnsafeBufferPointer<UInt8>) -> Void) {
+        content.withUnsafeBufferPointer { buffer in
+            var reader = AttributeReader(buffer, content: 0..<buffer.count)
+            while let fields = try? reader.next() {
+                body(fields.type.rawValue, fields.version, UnsafeBufferPointer(rebasing: buffer[fields.value]))
+            }
+        }
+    }
+
     public init(from decoder: any Decoder) throws {
         self.init(try [ReceiptAttribute](from: decoder))
     }

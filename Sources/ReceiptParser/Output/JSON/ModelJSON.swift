@@ -47,16 +47,21 @@ extension InAppPurchase: JSONWritable {
 extension ReceiptAttributeSet: JSONWritable {
     public func write(to json: inout JSONWriter) {
         json.beginArray()
-        for attribute in self { attribute.write(to: &json) }
+        forEachAttribute { type, version, value in ReceiptAttribute.write(type: type, version: version, value: value, to: &json) }
         json.endArray()
     }
 }
 
 extension ReceiptAttribute: JSONWritable {
     public func write(to json: inout JSONWriter) {
+        value.storage.withUnsafeBufferPointer { Self.write(type: type, version: version, value: $0, to: &json) }
+    }
+
+    static func write(type: Int, version: Int, value: UnsafeBufferPointer<UInt8>, to json: inout JSONWriter) {
         json.beginObject()
         json.member("type", type)
-        json.member("value", value)
+        json.key("value")
+        json.hex(value)
         json.member("version", version)
         json.endObject()
     }
