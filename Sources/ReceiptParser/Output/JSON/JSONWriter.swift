@@ -66,7 +66,7 @@ public struct JSONWriter: ~Copyable {
 
     // MARK: Structure
 
-    /// Opens an object; its members follow as ``key(_:)-7ofxu`` and a value each.
+    /// Opens an object; its members follow as a `key(_:)` and a value each.
     public mutating func beginObject() { open(UInt8(ascii: "{")) }
     /// Closes the innermost object.
     public mutating func endObject() { close(UInt8(ascii: "}")) }
@@ -76,18 +76,20 @@ public struct JSONWriter: ~Copyable {
     public mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// Writes a member's key; the next value written is the member's value.
+    ///
+    /// A key given as a literal is the program's own, never input: it must be printable ASCII
+    /// without `"` or `\` (checked in debug builds) and is written as it stands. Keys that
+    /// come from data go through `key(_:)` with a `String`, escaped.
     public mutating func key(_ key: StaticString) {
         assert(depth > 0 && !awaitsValue, "JSONWriter: a key outside an object or after a key")
+        assert(key.hasPointerRepresentation && Self.isPlain(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)),
+               "JSONWriter: a literal key must be printable ASCII without quotes or backslashes")
         startElement()
-        if key.hasPointerRepresentation && key.isASCII && Self.isPlain(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)) {
-            // The keys of the models: ASCII letters, written as they stand.
-            reserve(key.utf8CodeUnitCount + 2)
-            put(UInt8(ascii: "\""))
-            put(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-            put(UInt8(ascii: "\""))
-        } else {
-            writeString(key.description)
-        }
+        let count = key.utf8CodeUnitCount
+        reserve(count + 2)
+        put(UInt8(ascii: "\""))
+        put(UnsafeBufferPointer(start: key.utf8Start, count: count))
+        put(UInt8(ascii: "\""))
         separateKey()
     }
 
