@@ -39,11 +39,16 @@ struct CivilTime: Hashable, Sendable {
     /// `YYYY-MM-DD`, `separator`, `HH:MM:SS` in ASCII at `destination`; returns the length.
     func write(separator: UInt8, into destination: UnsafeMutablePointer<UInt8>) -> Int {
         var length = Self.write(year, width: 4, into: destination)
-        for (field, lead) in [(month, UInt8(ascii: "-")), (day, UInt8(ascii: "-")), (hour, separator),
-                              (minute, UInt8(ascii: ":")), (second, UInt8(ascii: ":"))] {
+        // Unrolled: an array of the fields would be a heap allocation per date.
+        func field(_ value: Int, after lead: UInt8) {
             destination[length] = lead
-            length += 1 + Self.write(field, width: 2, into: destination + length + 1)
+            length += 1 + Self.write(value, width: 2, into: destination + length + 1)
         }
+        field(month, after: UInt8(ascii: "-"))
+        field(day, after: UInt8(ascii: "-"))
+        field(hour, after: separator)
+        field(minute, after: UInt8(ascii: ":"))
+        field(second, after: UInt8(ascii: ":"))
         return length
     }
 
