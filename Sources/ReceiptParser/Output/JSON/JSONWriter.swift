@@ -24,8 +24,9 @@ import Foundation
 /// ```
 ///
 /// The writer checks nesting only in debug builds: a key outside an object, or an end without
-/// its beginning, is a programming error.
-public struct JSONWriter: ~Copyable {
+/// its beginning, is a programming error. It is `Sendable` because it cannot be copied: its
+/// buffer has one owner at a time.
+public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// How the text is laid out.
     public enum Layout: Sendable {
         /// No whitespace at all: for programs, logs and the network.
