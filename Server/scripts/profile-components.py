@@ -10,7 +10,7 @@ RULES = [  # (component, regex on a frame's symbol+dso), nearest-to-leaf match w
  ("response JSON: building the JSONValue tree", r"VerifyReceiptResponse\.make|VerifyReceiptResponse\.|CivilTime|ReceiptService\.status"),
  ("request: base64 decoding", r"Base64\.decode"),
  ("request: StrictJSON parsing", r"StrictJSON|VerifyReceiptRequest"),
- ("logging", r"DisplaySafeLogHandler|StreamLogHandler|Logger\.|LogRequestsMiddleware|ReceiptService\.log|DisplayText"),
+ ("logging", r"DisplaySafeLogHandler|StreamLogHandler|Logger\.|LogRequestsMiddleware|ReceiptService\.log"),
  ("verification: OpenSSL", r"libcrypto|libssl"),
  ("verification: payload decoding (Swift)", r"ReceiptPayloadDecoder|ReceiptDecoder|ASN1|DER"),
  ("verification: other (container, chain cache, checks)", r"ReceiptVerifier|ReceiptContainer|ChainCache|ReceiptService\.verify|VerifiedReceipt|Receipt\b|excludingOldTransactions"),
