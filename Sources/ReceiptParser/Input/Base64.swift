@@ -31,7 +31,26 @@ enum Base64 {
                 var accumulator: UInt32 = 0
                 var count = 0
                 var padding = 0
-                for byte in text {
+                var index = 0
+                while index < text.count {
+                    // Whole groups of four alphabet characters, the bulk of any receipt, four
+                    // at a time; whitespace, padding and anything else take the byte loop below.
+                    if count == 0, padding == 0 {
+                        while index + 4 <= text.count {
+                            let a = table[Int(text[index])], b = table[Int(text[index + 1])]
+                            let c = table[Int(text[index + 2])], d = table[Int(text[index + 3])]
+                            guard a | b | c | d >= 0 else { break }
+                            let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                            output[written] = UInt8(truncatingIfNeeded: group >> 16)
+                            output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                            output[written + 2] = UInt8(truncatingIfNeeded: group)
+                            written += 3
+                            index += 4
+                        }
+                        guard index < text.count else { break }
+                    }
+                    let byte = text[index]
+                    index += 1
                     if isWhitespace(byte) { continue }
                     if byte == UInt8(ascii: "=") {
                         padding += 1
