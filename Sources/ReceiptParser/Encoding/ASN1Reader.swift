@@ -34,6 +34,13 @@ struct ASN1Reader {
     @inline(__always)
     static func read<T>(_ bytes: [UInt8], rules: EncodingRules,
                         _ body: (ASN1Reader) throws(ReceiptError) -> T) throws(ReceiptError) -> T {
+        try read(bytes[...], rules: rules, body)
+    }
+
+    /// ``read(_:rules:_:)`` over a slice; offsets count from the slice's first byte.
+    @inline(__always)
+    static func read<T>(_ bytes: ArraySlice<UInt8>, rules: EncodingRules,
+                        _ body: (ASN1Reader) throws(ReceiptError) -> T) throws(ReceiptError) -> T {
         let result: Result<T, ReceiptError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(ReceiptError) {
                 return .success(try body(ASN1Reader(buffer, rules: rules)))

@@ -14,6 +14,12 @@ import Foundation
 public enum ReceiptPayloadDecoder {
     /// Decodes a whole payload. The bytes are not verified here: see ``ReceiptVerifier``.
     public static func decode(_ payload: [UInt8]) throws(ReceiptError) -> Receipt {
+        try decode(payload[...])
+    }
+
+    /// ``decode(_:)`` of a payload that is part of a larger array (the envelope's, as
+    /// ``ReceiptContainer`` keeps it): the raw attributes share that array's storage.
+    static func decode(_ payload: ArraySlice<UInt8>) throws(ReceiptError) -> Receipt {
         // Filled in place: a Receipt is a few hundred bytes, and each copy of it costs.
         var receipt = Receipt()
         try ASN1Reader.read(payload, rules: .distinguished) { (der) throws(ReceiptError) in
@@ -27,7 +33,7 @@ public enum ReceiptPayloadDecoder {
     ///
     /// Verification needs this date before the signature is known to be good, so it reads as
     /// little of the untrusted payload as it can: one pass over the top-level attributes.
-    static func creationDate(in payload: [UInt8]) throws(ReceiptError) -> Date? {
+    static func creationDate(in payload: ArraySlice<UInt8>) throws(ReceiptError) -> Date? {
         try ASN1Reader.read(payload, rules: .distinguished) { (der) throws(ReceiptError) -> Date? in
             let set = try attributeSet(der, in: 0..<payload.count, what: "payload")
             var found: Date?
@@ -49,11 +55,16 @@ public enum ReceiptPayloadDecoder {
     /// `Value` it keeps the memory, not a reader: the payload is DER, and a reader made where
     /// it is used has rules the compiler folds away.
     private struct Decoder {
-        let payload: [UInt8]
+        let payload: ArraySlice<UInt8>
         let bytes: UnsafeBufferPointer<UInt8>
         var strings = RecentStrings()
 
         private var der: ASN1Reader { ASN1Reader(bytes, rules: .distinguished) }
+
+        /// The bytes at `range` (offsets into `bytes`), sharing the payload's storage.
+        private func slice(_ range: Range<Int>) -> ArraySlice<UInt8> {
+            payload[(payload.startIndex + range.lowerBound)..<(payload.startIndex + range.upperBound)]
+        }
 
         mutating func decode(into receipt: inout Receipt) throws(ReceiptError) {
             let set = try attributeSet(der, in: 0..<payload.count, what: "payload")
@@ -77,8 +88,8 @@ public enum ReceiptPayloadDecoder {
                 case .appItemID: receipt.appItemID = try value.integer()
                 case .bundleID: receipt.bundleID = try value.string()
                 case .applicationVersion: receipt.applicationVersion = try value.string()
-                case .opaqueValue: receipt.opaqueValue = ByteString(payload[field.value])
-                case .sha1Hash: receipt.sha1Hash = ByteString(payload[field.value])
+                case .opaqueValue: receipt.opaqueValue = ByteString(slice(field.value))
+                case .sha1Hash: receipt.sha1Hash = ByteString(slice(field.value))
                 case .ageRating: receipt.ageRating = try value.string()
                 case .creationDate: receipt.creationDate = try value.date()
                 case .downloadID: receipt.downloadID = try value.integer()
@@ -90,7 +101,7 @@ public enum ReceiptPayloadDecoder {
                 }
                 try seen.insert(field.type)
             }
-            receipt.attributes = ReceiptAttributeSet(checkedContent: payload[set.contentRange], count: attributes.count)
+            receipt.attributes = ReceiptAttributeSet(checkedContent: slice(set.contentRange), count: attributes.count)
         }
 
         private mutating func decodeInAppPurchase(in range: Range<Int>, into purchase: inout InAppPurchase) throws(ReceiptError) {
@@ -127,7 +138,7 @@ public enum ReceiptPayloadDecoder {
                 }
                 try seen.insert(field.type)
             }
-            purchase.attributes = ReceiptAttributeSet(checkedContent: payload[set.contentRange], count: attributes.count)
+            purchase.attributes = ReceiptAttributeSet(checkedContent: slice(set.contentRange), count: attributes.count)
         }
     }
 
