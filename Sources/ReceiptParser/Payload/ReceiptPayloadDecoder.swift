@@ -143,6 +143,7 @@ public enum ReceiptPayloadDecoder {
     }
 
     private static func attributeSet(_ der: ASN1Reader, in range: Range<Int>, what: String) throws(ReceiptError) -> ASN1Element {
+        if let set = der.compactElement(ASN1Tag.set, filling: range) { return set }  // an in-app entry's
         guard range.lowerBound < range.upperBound, der[range.lowerBound] == ASN1Tag.set else {
             throw ReceiptError(.notReceiptPayload, "the \(what) is not a SET of attributes")
         }
@@ -284,7 +285,9 @@ extension ASN1Reader {
     func countInAppPurchases(in range: Range<Int>) -> Int {
         var cursor = range.lowerBound
         var count = 0
-        while cursor < range.upperBound, let element = try? element(at: cursor, limit: range.upperBound) {
+        while cursor < range.upperBound,
+              let element = compactElement(ASN1Tag.sequence, at: cursor, limit: range.upperBound)
+                ?? (try? element(at: cursor, limit: range.upperBound)) {
             // An in-app entry starts with its type: INTEGER 17, read with the fast paths.
             if smallInteger(at: element.contentStart, limit: element.contentEnd)?.value == ReceiptAttributeType.inAppPurchase.rawValue {
                 count += 1
