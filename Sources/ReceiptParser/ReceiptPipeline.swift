@@ -41,7 +41,8 @@ extension ReceiptInspection {
             }
         }
         do {
-            inspection.receipt = try ReceiptPayloadDecoder.decode(container.payloadBytes)
+            inspection.receipt = try ReceiptPayloadDecoder.decode(container.payloadBytes, keepingInAppPurchases: options.keepsInAppPurchases,
+                                                                  inAppPurchaseCount: &inspection.inAppPurchaseCount)
         } catch {
             inspection.readError = error
         }

@@ -14,17 +14,25 @@ import Foundation
 public enum ReceiptPayloadDecoder {
     /// Decodes a whole payload. The bytes are not verified here: see ``ReceiptVerifier``.
     public static func decode(_ payload: [UInt8]) throws(ReceiptError) -> Receipt {
-        try decode(payload[...])
+        var count = 0
+        return try decode(payload[...], keepingInAppPurchases: true, inAppPurchaseCount: &count)
     }
 
     /// ``decode(_:)`` of a payload that is part of a larger array (the envelope's, as
     /// ``ReceiptContainer`` keeps it): the raw attributes share that array's storage.
-    static func decode(_ payload: ArraySlice<UInt8>) throws(ReceiptError) -> Receipt {
+    ///
+    /// Without `keepingInAppPurchases`, every in-app entry is read and checked just the same
+    /// (the same payloads fail, with the same errors) but none is kept and no text of theirs
+    /// is made: the receipt's ``Receipt/inAppPurchases`` stay empty. `inAppPurchaseCount` is
+    /// set to the number of entries either way.
+    static func decode(_ payload: ArraySlice<UInt8>, keepingInAppPurchases: Bool,
+                       inAppPurchaseCount: inout Int) throws(ReceiptError) -> Receipt {
         // Filled in place: a Receipt is a few hundred bytes, and each copy of it costs.
         var receipt = Receipt()
         try ASN1Reader.read(payload, rules: .distinguished) { (der) throws(ReceiptError) in
-            var decoder = Decoder(payload: payload, bytes: der.bytes)
+            var decoder = Decoder(payload: payload, bytes: der.bytes, keepsInAppPurchases: keepingInAppPurchases)
             try decoder.decode(into: &receipt)
+            inAppPurchaseCount = decoder.inAppPurchaseCount
         }
         return consume receipt  // moved out: a copy would retain and release every field
     }
@@ -43,21 +51,24 @@ public enum ReceiptPayloadDecoder {
                 guard attribute.type == .creationDate else { continue }
                 guard !seen else { throw ReceiptError(.duplicateAttribute, "attribute 12 occurs twice") }
                 seen = true
-                found = try Value(bytes: der.bytes, range: attribute.value, type: .creationDate).date()
+                found = try Value(bytes: der.bytes, range: attribute.value, type: .creationDate, makesText: true).date()
             }
             return found
         }
     }
 
-    /// One decode: the payload (whose slices become the raw attributes), its memory, and the
-    /// strings already made, so that the product identifiers repeated in every entry are one
-    /// String each rather than one allocation per entry. Like ``AttributeReader`` and
-    /// `Value` it keeps the memory, not a reader: the payload is DER, and a reader made where
-    /// it is used has rules the compiler folds away.
+    /// One decode: the payload (whose slices become the raw attributes), its memory, whether
+    /// in-app entries are kept or only checked, and the strings already made, so that the
+    /// product identifiers repeated in every entry are one String each rather than one
+    /// allocation per entry. Like ``AttributeReader`` and `Value` it keeps the memory, not a
+    /// reader: the payload is DER, and a reader made where it is used has rules the compiler
+    /// folds away.
     private struct Decoder {
         let payload: ArraySlice<UInt8>
         let bytes: UnsafeBufferPointer<UInt8>
+        let keepsInAppPurchases: Bool
         var strings = RecentStrings()
+        private(set) var inAppPurchaseCount = 0
 
         private var der: ASN1Reader { ASN1Reader(bytes, rules: .distinguished) }
 
@@ -68,17 +79,26 @@ public enum ReceiptPayloadDecoder {
 
         mutating func decode(into receipt: inout Receipt) throws(ReceiptError) {
             let set = try attributeSet(der, in: 0..<payload.count, what: "payload")
-            let entries = der.countInAppPurchases(in: set.contentRange)
-            receipt.inAppPurchases.reserveCapacity(min(entries, DecodingLimits.maximumInAppPurchases))
-            strings.isUseful = entries > 1
+            // Checked only: each entry is read into this one, then dropped.
+            var checked = InAppPurchase()
+            if keepsInAppPurchases {
+                let entries = der.countInAppPurchases(in: set.contentRange)
+                receipt.inAppPurchases.reserveCapacity(min(entries, DecodingLimits.maximumInAppPurchases))
+                strings.isUseful = entries > 1
+            }
             var seen = SeenTypes(first: .receiptType)
             var attributes = AttributeReader(bytes, content: set.contentRange)
             while let field = try attributes.next() {
-                let value = Value(bytes: bytes, range: field.value, type: field.type)
+                let value = Value(bytes: bytes, range: field.value, type: field.type, makesText: true)
                 switch field.type {
                 case .inAppPurchase:
-                    guard receipt.inAppPurchases.count < DecodingLimits.maximumInAppPurchases else {
+                    guard inAppPurchaseCount < DecodingLimits.maximumInAppPurchases else {
                         throw ReceiptError(.tooLarge, "more than \(DecodingLimits.maximumInAppPurchases) in-app purchases")
+                    }
+                    inAppPurchaseCount += 1
+                    guard keepsInAppPurchases else {
+                        try decodeInAppPurchase(in: field.value, into: &checked)
+                        continue
                     }
                     // Decoded in place: an InAppPurchase is large, and copying it costs.
                     receipt.inAppPurchases.append(InAppPurchase())
@@ -110,7 +130,7 @@ public enum ReceiptPayloadDecoder {
             var transaction: (range: Range<Int>, text: String)?
             var attributes = AttributeReader(bytes, content: set.contentRange)
             while let field = try attributes.next() {
-                let value = Value(bytes: bytes, range: field.value, type: field.type)
+                let value = Value(bytes: bytes, range: field.value, type: field.type, makesText: keepsInAppPurchases)
                 switch field.type {
                 case .quantity: purchase.quantity = try value.integer()
                 case .productID: purchase.productID = try value.string(&strings)
@@ -138,6 +158,7 @@ public enum ReceiptPayloadDecoder {
                 }
                 try seen.insert(field.type)
             }
+            guard keepsInAppPurchases else { return }  // checked only: sharing the payload costs two atomic operations
             purchase.attributes = ReceiptAttributeSet(checkedContent: slice(set.contentRange), count: attributes.count)
         }
     }
@@ -195,11 +216,13 @@ public enum ReceiptPayloadDecoder {
         }
     }
 
-    /// The value of one attribute, read as the type its meaning requires.
+    /// The value of one attribute, read as the type its meaning requires. Without `makesText`
+    /// a string is checked as it would be read, and given as "" rather than made.
     private struct Value {
         let bytes: UnsafeBufferPointer<UInt8>
         let range: Range<Int>
         let type: ReceiptAttributeType
+        let makesText: Bool
 
         private var der: ASN1Reader { ASN1Reader(bytes, rules: .distinguished) }
 
@@ -227,6 +250,7 @@ public enum ReceiptPayloadDecoder {
         /// A string, shared with an identical earlier one when there is one.
         func string(_ recent: inout RecentStrings) throws(ReceiptError) -> String {
             let element = try element()
+            guard makesText else { return try text(element) }
             if let known = recent.find(element.identifier, element.contentRange, in: der) { return known }
             let made = try text(element)
             recent.insert(element.identifier, element.contentRange, made)
@@ -237,17 +261,17 @@ public enum ReceiptPayloadDecoder {
             let content = UnsafeBufferPointer(rebasing: bytes[element.contentRange])
             switch element.identifier {
             case ASN1Tag.utf8String:
-                if content.isASCII { return String(decoding: content, as: UTF8.self) }
-                if let text = String(validatingUTF8Bytes: content) { return text }
-                throw ReceiptError(.wrongValueType, "attribute \(type) is not valid UTF-8")
+                guard content.isASCII || content.isValidUTF8 else {
+                    throw ReceiptError(.wrongValueType, "attribute \(type) is not valid UTF-8")
+                }
             case ASN1Tag.ia5String:
                 guard content.isASCII else {
                     throw ReceiptError(.wrongValueType, "attribute \(type) is not a valid IA5String")
                 }
-                return String(decoding: content, as: UTF8.self)
             default:
                 throw ReceiptError(.wrongValueType, "attribute \(type) should be a string, found tag 0x\(String(element.identifier, radix: 16))")
             }
+            return makesText ? String(decoding: content, as: UTF8.self) : ""
         }
 
         func date() throws(ReceiptError) -> Date? {
@@ -316,18 +340,25 @@ extension UnsafeBufferPointer<UInt8> {
     }
 }
 
+extension Collection<UInt8> {
+    /// Whether the bytes are valid UTF-8.
+    var isValidUTF8: Bool {
+        var iterator = makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+}
+
 extension String {
     /// The text of `bytes` if they are valid UTF-8, else nil (never a lossy repair).
     init?<Bytes: Collection<UInt8>>(validatingUTF8Bytes bytes: Bytes) {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        loop: while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: break loop
-            case .error: return nil
-            }
-        }
+        guard bytes.isValidUTF8 else { return nil }
         self.init(decoding: bytes, as: UTF8.self)
     }
 }
