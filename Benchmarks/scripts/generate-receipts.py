@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Generate the benchmark receipts into Benchmarks/.receipts/ (git-ignored).
 
-    python3 Benchmarks/scripts/generate-receipts.py [--batch N]
+    python3 Benchmarks/scripts/generate-receipts.py [--batch N [--entries E]]
 
 Writes inapp-1.receipt, inapp-10, inapp-100, inapp-1000 and inapp-10000.receipt: App Store
 shaped receipts whose payload carries that many in-app entries (subscription renewals and
 consumables with realistic identifiers and dates), signed by the test PKI in
 TestReceipts/pki (test-signer <- test-intermediate <- test-root, SHA-256). With --batch N it
 also writes N small receipts (1 to 8 entries each) into .receipts/batch-N/ for the receipt-dump
-directory measurements.
+directory measurements; with --entries E as well, N copies of one receipt of E entries (the
+payload of inapp-E.receipt) into .receipts/batch-NxE/, for measuring a batch of large receipts.
 
 Reuses the DER encoder and PKCS #7 builder of TestReceipts/generator; reads the committed
 certificates and keys, writes nothing under TestReceipts/.
@@ -84,6 +85,8 @@ def payload(count: int) -> bytes:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--batch", type=int, default=0, help="also write N small receipts into .receipts/batch-N/")
+    parser.add_argument("--entries", type=int, default=0,
+                        help="with --batch: N receipts of E entries each instead, into .receipts/batch-NxE/")
     args = parser.parse_args()
     signer, intermediate, root = (load_cert(PKI, name) for name in ("test-signer", "test-intermediate", "test-root"))
     OUT.mkdir(exist_ok=True)
@@ -93,7 +96,17 @@ def main() -> int:
         if not path.exists() or path.read_bytes() != data:
             path.write_bytes(data)
         print(f"{path.relative_to(ROOT)}: {len(data)} bytes")
-    if args.batch:
+    if args.batch and args.entries:
+        batch = OUT / f"batch-{args.batch}x{args.entries}"
+        batch.mkdir(exist_ok=True)
+        # One signature for all: the copies cost the same to verify and decode as distinct ones.
+        data = simple_receipt(payload(args.entries), signer, [intermediate, root])
+        for index in range(args.batch):
+            path = batch / f"receipt-{index:05d}.receipt"
+            if not path.exists() or path.read_bytes() != data:
+                path.write_bytes(data)
+        print(f"{batch.relative_to(ROOT)}: {args.batch} receipts of {args.entries} entries, {len(data)} bytes each")
+    elif args.batch:
         batch = OUT / f"batch-{args.batch}"
         batch.mkdir(exist_ok=True)
         payloads = {n: payload(n) for n in range(1, 9)}

@@ -41,7 +41,8 @@ extension ReceiptInspection {
             }
         }
         do {
-            inspection.receipt = try ReceiptPayloadDecoder.decode(container.payload)
+            inspection.receipt = try ReceiptPayloadDecoder.decode(container.payloadBytes, keepingInAppPurchases: options.keepsInAppPurchases,
+                                                                  inAppPurchaseCount: &inspection.inAppPurchaseCount)
         } catch {
             inspection.readError = error
         }
@@ -71,7 +72,7 @@ extension ReceiptVerifier {
     func verify(_ container: ReceiptContainer, budget: inout SignatureBudget) throws(ReceiptError) -> VerificationReport {
         // The receipt's own time, read only once its signature holds.
         try evaluate(container, budget: &budget) { () throws(ReceiptError) -> Date in
-            guard let created = try ReceiptPayloadDecoder.creationDate(in: container.payload) else {
+            guard let created = try ReceiptPayloadDecoder.creationDate(in: container.payloadBytes) else {
                 throw ReceiptError(.missingCreationDate, "the receipt has no creation date (attribute 12) and no validation time was given")
             }
             return created

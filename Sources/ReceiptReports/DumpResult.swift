@@ -25,10 +25,13 @@ public struct DumpResult: Encodable, Sendable {
     package let file: String
     /// Why the receipt could not be read or decoded, if it could not.
     package var readError: Problem?
-    /// The receipt, its in-app purchases narrowed by the filters.
+    /// The receipt, its in-app purchases narrowed by the filters; none when the settings do
+    /// not keep them (``DumpSettings/keepsInAppPurchases``), as for a summary.
     package var receipt: Receipt?
     /// How many in-app purchases the receipt has before filtering.
     package var totalInAppPurchases = 0
+    /// How many in-app purchases are shown: those the filters leave, kept or only counted.
+    package var shownInAppPurchases = 0
     /// nil when verification was not asked for.
     package var verification: Result<VerificationReport, Problem>?
     package var verifiedReceipt: VerifiedReceipt?
@@ -51,7 +54,8 @@ public struct DumpResult: Encodable, Sendable {
         }
         let inspection = ReceiptInspection.inspect(
             input, verifier: settings.verifier,
-            options: InspectionOptions(decodesUnverified: true, summarizesCertificates: settings.wantsCertificates))  // a support tool shows what a forgery claims
+            options: InspectionOptions(decodesUnverified: true, summarizesCertificates: settings.wantsCertificates,  // a support tool shows what a forgery claims
+                                       keepsInAppPurchases: settings.keepsInAppPurchases))
         result.certificates = inspection.certificates
         if settings.wantsCertificateDetails { result.certificateDetails = inspection.container?.certificateDetails() }
         result.verification = inspection.verification?.mapError(Problem.init)
@@ -76,7 +80,8 @@ public struct DumpResult: Encodable, Sendable {
             }
         }
         result.receipt = shown
-        result.totalInAppPurchases = decoded.inAppPurchases.count
+        result.totalInAppPurchases = inspection.inAppPurchaseCount
+        result.shownInAppPurchases = settings.narrowsPurchases ? shown.inAppPurchases.count : inspection.inAppPurchaseCount
         if case .success(let report)? = result.verification {
             result.verifiedReceipt = VerifiedReceipt(receipt: shown, verification: report)
         }

@@ -24,10 +24,18 @@ public struct DumpSettings: Sendable {
     public var wantsCertificates = true
     /// `--certs`.
     public var wantsCertificateDetails = false
+    /// Whether the output shows the in-app purchases themselves; a summary line shows their
+    /// number, and a batch should not pay for making the rest. Filters and the credited list
+    /// need them whatever the output.
+    public var wantsInAppPurchases = true
 
     /// No verification, no filters, no checks.
     public init() {}
 
     /// Whether any filter narrows the in-app purchases shown.
     package var narrowsPurchases: Bool { productFilter != nil || transactionFilter != nil || activeAt != nil }
+
+    /// Whether the in-app purchases must be kept: the output shows them, or a filter or the
+    /// credited list reads them.
+    package var keepsInAppPurchases: Bool { wantsInAppPurchases || narrowsPurchases || credited != nil }
 }

@@ -16,6 +16,6 @@ package enum SummaryReport {
         return [DisplayText.escape(result.file), verdict,
                 DisplayText.escape(receipt?.bundleID ?? "-", limit: DisplayText.fieldLimit),
                 DisplayText.escape(receipt?.receiptType ?? "-", limit: DisplayText.cellLimit),
-                receipt.map { "\($0.inAppPurchases.count) in-app" } ?? "-"].joined(separator: "\t")
+                receipt == nil ? "-" : "\(result.shownInAppPurchases) in-app"].joined(separator: "\t")
     }
 }

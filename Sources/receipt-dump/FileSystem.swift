@@ -11,7 +11,7 @@ import Darwin
 
 enum FileSystem {
     /// The whole file at `path` (bytes, no terminating NUL), or nil if it cannot be read. Read
-    /// into a buffer of the file's size, as FileManager does, without zeroing a chunk per file.
+    /// into uninitialized memory of the file's size: zeroing it first cost as much as reading.
     static func contents(ofPath path: [UInt8]) -> [UInt8]? {
         let descriptor = (path + [0]).withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
@@ -21,26 +21,21 @@ enum FileSystem {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return nil }
         var contents: [UInt8] = []
-        var failed = false
         // One byte more than the size, so that a file that did not grow ends in one pass.
         var room = max(Int(status.st_size), 0) + 1
-        while !failed {
-            let before = contents.count
-            contents.reserveCapacity(before + room)
-            contents.append(contentsOf: repeatElement(0, count: room))
-            let got = contents.withUnsafeMutableBytes { buffer in
-                var total = 0
-                while total < room {
-                    let count = read(descriptor, buffer.baseAddress! + before + total, room - total)
-                    if count > 0 { total += count } else if count == 0 || errno != EINTR { failed = count < 0; break }
+        while true {
+            var failed = false
+            let chunk = [UInt8](unsafeUninitializedCapacity: room) { buffer, count in
+                while count < room {
+                    let got = read(descriptor, buffer.baseAddress! + count, room - count)
+                    if got > 0 { count += got } else if got == 0 || errno != EINTR { failed = got < 0; break }
                 }
-                return total
             }
-            contents.removeLast(room - got)
-            if got < room { break }  // end of file
+            if failed { return nil }
+            if contents.isEmpty { contents = chunk } else { contents += chunk }
+            if chunk.count < room { return contents }  // end of file
             room = max(contents.count, 4096)  // the file grew while read: read on
         }
-        return failed ? nil : contents
     }
 
     /// Whether `path` names a directory, following symbolic links.

@@ -160,6 +160,7 @@ struct ReceiptDump: ParsableCommand {
         settings.deviceIdentifier = deviceGUID.flatMap { text in DeviceIdentifier.parse(text).map { (text, $0) } }
         settings.wantsCertificates = format == .text || format == .json
         settings.wantsCertificateDetails = certs
+        settings.wantsInAppPurchases = format != .summary
         settings.expectedEnvironment = environment.map { $0 == .production ? .production : .sandbox }
         if let credited {
             do {

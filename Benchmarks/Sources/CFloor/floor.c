@@ -93,9 +93,13 @@ void floor_signature_free(floor_signature *signature) {
 }
 
 int floor_signature_verify(const floor_signature *s) {
+    return floor_signature_verify_over(s, s->payload, s->payload_length);
+}
+
+int floor_signature_verify_over(const floor_signature *s, const uint8_t *payload, size_t length) {
     EVP_MD_CTX *context = EVP_MD_CTX_new();
     int ok = EVP_DigestVerifyInit(context, NULL, s->md, NULL, s->key) == 1
-        && EVP_DigestVerify(context, s->signature, s->signature_length, s->payload, s->payload_length) == 1;
+        && EVP_DigestVerify(context, s->signature, s->signature_length, payload, length) == 1;
     EVP_MD_CTX_free(context);
     return ok;
 }

@@ -13,7 +13,10 @@
 /// PKCS #7 cost, and bytes can be compared, hashed and cached without it.
 public struct ReceiptContainer: Sendable {
     /// The signed content: the receipt payload, still undecoded and unverified.
-    public let payload: [UInt8]
+    public var payload: [UInt8] { Array(payloadBytes) }
+    /// The payload where it lies: in the input's storage when it is one OCTET STRING (DER), so
+    /// that reading an envelope copies no payload; the pipeline verifies and decodes this.
+    let payloadBytes: ArraySlice<UInt8>
     /// The DER of every certificate the receipt carries, in the order it carries them: at most
     /// ``DecodingLimits/maximumCertificates`` (more is ``ReceiptError/Code/tooManyCertificates``),
     /// each at most ``DecodingLimits/maximumCertificateSize`` bytes.
@@ -71,7 +74,7 @@ public struct ReceiptContainer: Sendable {
         let signerSet = try fields.next(ASN1Tag.set, "SignedData signerInfos", else: .notSignedData)
         guard fields.isAtEnd else { throw ReceiptError(.notSignedData, "SignedData has extra fields") }
 
-        let (payload, berPayload) = try readContent(reader, encapsulated)
+        let (payload, berPayload) = try readContent(reader, encapsulated, in: bytes)
         indefinite = indefinite || berPayload || encapsulated.end != encapsulated.contentEnd
 
         var certificates: [ByteString] = []
@@ -104,12 +107,14 @@ public struct ReceiptContainer: Sendable {
             signers.append(try SignerInfo(reader, item, in: bytes))
         }
 
-        return ReceiptContainer(payload: payload, certificates: certificates, signers: signers,
+        return ReceiptContainer(payloadBytes: payload, certificates: certificates, signers: signers,
                                 usesIndefiniteLengths: indefinite)
     }
 
-    /// The payload of `encapContentInfo`, which must be `data` and present.
-    private static func readContent(_ reader: ASN1Reader, _ encapsulated: ASN1Element) throws(ReceiptError) -> ([UInt8], Bool) {
+    /// The payload of `encapContentInfo`, which must be `data` and present; `bytes` are the
+    /// ones `reader` reads.
+    private static func readContent(_ reader: ASN1Reader, _ encapsulated: ASN1Element,
+                                    in bytes: [UInt8]) throws(ReceiptError) -> (ArraySlice<UInt8>, Bool) {
         var fields = reader.children(of: encapsulated, depth: 3)
         let type = try fields.next(ASN1Tag.objectIdentifier, "the encapsulated content type", else: .notSignedData)
         guard reader.bytes[type.contentRange].elementsEqual(OID.data) else {
@@ -121,7 +126,7 @@ public struct ReceiptContainer: Sendable {
         }
         guard fields.isAtEnd else { throw ReceiptError(.notSignedData, "encapContentInfo has extra fields") }
         let octets = try reader.onlyElement(in: explicit.contentRange, depth: 4)
-        let payload = try reader.octetStringContent(of: octets, depth: 4)
+        let payload = try reader.octetStringContent(of: octets, in: bytes, depth: 4)
         return (payload, explicit.end != explicit.contentEnd || octets.isConstructed)
     }
 }

@@ -58,16 +58,17 @@ extension ASN1Reader {
         return Int64(bitPattern: value)
     }
 
-    /// The content of an OCTET STRING: its bytes, or under BER for a constructed one the
-    /// concatenation of its segments (Xcode's StoreKit receipts use that form for the payload).
-    func octetStringContent(of element: ASN1Element, depth: Int = 0) throws(ReceiptError) -> [UInt8] {
+    /// The content of an OCTET STRING: its bytes, a slice of `array` (the bytes this reader
+    /// reads, sharing their storage), or under BER for a constructed one the concatenation of
+    /// its segments (Xcode's StoreKit receipts use that form for the payload).
+    func octetStringContent(of element: ASN1Element, in array: [UInt8], depth: Int = 0) throws(ReceiptError) -> ArraySlice<UInt8> {
         switch element.identifier {
         case ASN1Tag.octetString:
-            return Array(bytes[element.contentRange])
+            return array[element.contentRange]
         case ASN1Tag.constructedOctetString where rules == .basic:
             var result: [UInt8] = []
             try appendSegments(of: element, to: &result, depth: depth)
-            return result
+            return result[...]
         default:
             throw ReceiptError(.malformedEncoding, "expected an OCTET STRING at offset \(element.start)")
         }

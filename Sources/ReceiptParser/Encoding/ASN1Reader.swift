@@ -9,13 +9,15 @@
 /// so reading an element copies no array and touches no reference count: the payload decoder's
 /// hot loop reads tens of thousands of elements per receipt with it.
 ///
-/// Fast paths: nearly every element of a receipt has a tag below 31 and a short-form length,
-/// and nearly every INTEGER one or two content bytes. ``element(at:limit:depth:)`` checks a
-/// short-form element inline and reads other lengths by a call; the payload's hot loop goes
-/// further with ``shortFormElement(_:at:limit:)``, ``shortFormElement(filling:)`` and
-/// ``smallInteger(at:limit:)``, which read only those common shapes, cannot throw, and return
-/// nil for anything else. Their callers then fall back to ``element(at:limit:depth:)``, which
-/// accepts the same elements, so a fast path never changes what is accepted or the error.
+/// Fast paths: nearly every element of a receipt has a tag below 31 and a short-form length
+/// (most others, such as in-app entries, a length of one or two octets), and nearly every
+/// INTEGER one or two content bytes. ``element(at:limit:depth:)`` checks a short-form element
+/// inline and reads other lengths by a call; the payload's hot loop goes further with
+/// ``shortFormElement(_:at:limit:)``, ``compactElement(_:at:limit:)``,
+/// ``shortFormElement(filling:)`` and ``smallInteger(at:limit:)``, which read only those common
+/// shapes, cannot throw, and return nil for anything else. Their callers then fall back to
+/// ``element(at:limit:depth:)``, which accepts the same elements, so a fast path never changes
+/// what is accepted or the error.
 struct ASN1Reader {
     /// The bytes being read, borrowed from the caller.
     let bytes: UnsafeBufferPointer<UInt8>
@@ -33,6 +35,13 @@ struct ASN1Reader {
     /// out of an aggregate (the Swift 6.3 -O miscompile swiftlang/swift#90477).
     @inline(__always)
     static func read<T>(_ bytes: [UInt8], rules: EncodingRules,
+                        _ body: (ASN1Reader) throws(ReceiptError) -> T) throws(ReceiptError) -> T {
+        try read(bytes[...], rules: rules, body)
+    }
+
+    /// ``read(_:rules:_:)`` over a slice; offsets count from the slice's first byte.
+    @inline(__always)
+    static func read<T>(_ bytes: ArraySlice<UInt8>, rules: EncodingRules,
                         _ body: (ASN1Reader) throws(ReceiptError) -> T) throws(ReceiptError) -> T {
         let result: Result<T, ReceiptError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(ReceiptError) {
@@ -56,6 +65,28 @@ struct ASN1Reader {
         let end = offset + 2 + Int(bytes[offset + 1])
         guard end <= limit else { return nil }
         return ASN1Element(identifier: identifier, start: offset, contentStart: offset + 2, contentEnd: end, end: end)
+    }
+
+    /// ``shortFormElement(_:at:limit:)`` that also takes a long-form length of one or two
+    /// octets, read as ``element(at:limit:depth:)`` reads it: elements below 64 KiB, such as
+    /// in-app entries (a few hundred bytes). Not for the innermost loop, whose elements are short.
+    @inline(__always)
+    func compactElement(_ identifier: UInt8, at offset: Int, limit: Int) -> ASN1Element? {
+        if let element = shortFormElement(identifier, at: offset, limit: limit) { return element }
+        guard limit - offset >= 3, bytes[offset] == identifier else { return nil }
+        let contentStart: Int
+        let length: Int
+        switch bytes[offset + 1] {
+        case 0x81:
+            (contentStart, length) = (offset + 3, Int(bytes[offset + 2]))
+        case 0x82 where limit - offset >= 4:
+            (contentStart, length) = (offset + 4, Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3]))
+        default:
+            return nil
+        }
+        guard length <= limit - contentStart else { return nil }
+        return ASN1Element(identifier: identifier, start: offset, contentStart: contentStart,
+                           contentEnd: contentStart + length, end: contentStart + length)
     }
 
     /// The fast path for a small INTEGER: a short-form INTEGER at `offset` with one or two
@@ -97,6 +128,15 @@ struct ASN1Reader {
         else { return nil }
         return ASN1Element(identifier: identifier, start: start, contentStart: start + 2,
                            contentEnd: range.upperBound, end: range.upperBound)
+    }
+
+    /// ``compactElement(_:at:limit:)`` for the element that fills `range` exactly.
+    @inline(__always)
+    func compactElement(_ identifier: UInt8, filling range: Range<Int>) -> ASN1Element? {
+        guard let element = compactElement(identifier, at: range.lowerBound, limit: range.upperBound),
+              element.end == range.upperBound
+        else { return nil }
+        return element
     }
 
     /// Reads the element starting at `offset`, which must end at or before `limit`. `depth` is

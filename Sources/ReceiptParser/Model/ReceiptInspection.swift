@@ -11,7 +11,10 @@ public struct ReceiptInspection: Sendable {
     /// The verification's outcome; nil when no verifier was given or the envelope was unreadable.
     public internal(set) var verification: Result<VerificationReport, ReceiptError>?
     /// The decoded payload, when readable (and, unless the options allow otherwise, verified).
+    /// Its in-app purchases are empty when the options do not keep them.
     public internal(set) var receipt: Receipt?
+    /// How many in-app purchases the receipt has, whether the options keep them or not.
+    public internal(set) var inAppPurchaseCount = 0
     /// Summaries of the envelope's certificates, when the options ask for them.
     public internal(set) var certificates: [CertificateSummary] = []
 
@@ -49,11 +52,17 @@ public struct InspectionOptions: Sendable, Hashable {
     /// Summarize the envelope's certificates (remembered by their bytes, so a batch parses each
     /// certificate once).
     public var summarizesCertificates: Bool
+    /// Keep the in-app purchases in the decoded receipt. Off, for a tool that shows only their
+    /// number (``ReceiptInspection/inAppPurchaseCount``): every entry is still read and checked
+    /// (the same receipts are refused, with the same errors), but none is kept and no text of
+    /// theirs is made, which is most of the cost of decoding a receipt with many.
+    public var keepsInAppPurchases: Bool
 
     /// Verified receipts decoded, certificates summarized.
-    public init(decodesUnverified: Bool = false, summarizesCertificates: Bool = true) {
+    public init(decodesUnverified: Bool = false, summarizesCertificates: Bool = true, keepsInAppPurchases: Bool = true) {
         self.decodesUnverified = decodesUnverified
         self.summarizesCertificates = summarizesCertificates
+        self.keepsInAppPurchases = keepsInAppPurchases
     }
 
     /// What a server needs: verified receipts decoded, nothing else.

@@ -33,7 +33,7 @@ struct AttributeReader {
         guard cursor < limit else { return nil }
         count += 1
         guard count <= DecodingLimits.maximumAttributeCount else { throw tooMany() }
-        if let fields = compactAttribute(at: cursor) {
+        if let fields = compactAttribute(at: cursor, longLengths: false) {
             cursor = fields.end
             return fields
         }
@@ -49,6 +49,10 @@ struct AttributeReader {
     /// The attribute at the cursor whatever its lengths' forms, or the error that it is not one.
     @inline(never)
     private mutating func nextInAnyForm() throws(ReceiptError) -> AttributeFields {
+        if let fields = compactAttribute(at: cursor, longLengths: true) {  // an in-app entry
+            cursor = fields.end
+            return fields
+        }
         let sequence = try der.element(at: cursor, limit: limit)
         cursor = sequence.end
         guard sequence.identifier == ASN1Tag.sequence else {
@@ -68,16 +72,19 @@ struct AttributeReader {
     }
 
     /// The attribute at `start` when it has the shape nearly all have, read with the reader's
-    /// fast paths: short-form lengths (``ASN1Reader/shortFormElement(_:at:limit:)``) and INTEGERs
-    /// of one or two bytes (``ASN1Reader/smallInteger(at:limit:)``). Nil for anything else,
-    /// which the general path above then reads, accepting exactly the same attributes and
-    /// naming the fault of the others.
+    /// fast paths: short-form lengths (``ASN1Reader/shortFormElement(_:at:limit:)``), with
+    /// `longLengths` lengths of up to two octets too (``ASN1Reader/compactElement(_:at:limit:)``:
+    /// in-app entries), and INTEGERs of one or two bytes (``ASN1Reader/smallInteger(at:limit:)``).
+    /// Nil for anything else, which the general path above then reads, accepting exactly the
+    /// same attributes and naming the fault of the others.
     @inline(__always)
-    private func compactAttribute(at start: Int) -> AttributeFields? {
-        guard let sequence = der.shortFormElement(ASN1Tag.sequence, at: start, limit: limit),
+    private func compactAttribute(at start: Int, longLengths: Bool) -> AttributeFields? {
+        guard let sequence = longLengths ? der.compactElement(ASN1Tag.sequence, at: start, limit: limit)
+                                         : der.shortFormElement(ASN1Tag.sequence, at: start, limit: limit),
               let type = der.smallInteger(at: sequence.contentStart, limit: sequence.end),
               let version = der.smallInteger(at: type.end, limit: sequence.end),
-              let value = der.shortFormElement(ASN1Tag.octetString, filling: version.end..<sequence.end)
+              let value = longLengths ? der.compactElement(ASN1Tag.octetString, filling: version.end..<sequence.end)
+                                      : der.shortFormElement(ASN1Tag.octetString, filling: version.end..<sequence.end)
         else { return nil }
         return AttributeFields(type: ReceiptAttributeType(rawValue: type.value), version: version.value,
                                value: value.contentRange, end: sequence.end)

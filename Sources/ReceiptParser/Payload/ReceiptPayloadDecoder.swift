@@ -14,11 +14,25 @@ import Foundation
 public enum ReceiptPayloadDecoder {
     /// Decodes a whole payload. The bytes are not verified here: see ``ReceiptVerifier``.
     public static func decode(_ payload: [UInt8]) throws(ReceiptError) -> Receipt {
+        var count = 0
+        return try decode(payload[...], keepingInAppPurchases: true, inAppPurchaseCount: &count)
+    }
+
+    /// ``decode(_:)`` of a payload that is part of a larger array (the envelope's, as
+    /// ``ReceiptContainer`` keeps it): the raw attributes share that array's storage.
+    ///
+    /// Without `keepingInAppPurchases`, every in-app entry is read and checked just the same
+    /// (the same payloads fail, with the same errors) but none is kept and no text of theirs
+    /// is made: the receipt's ``Receipt/inAppPurchases`` stay empty. `inAppPurchaseCount` is
+    /// set to the number of entries either way.
+    static func decode(_ payload: ArraySlice<UInt8>, keepingInAppPurchases: Bool,
+                       inAppPurchaseCount: inout Int) throws(ReceiptError) -> Receipt {
         // Filled in place: a Receipt is a few hundred bytes, and each copy of it costs.
         var receipt = Receipt()
         try ASN1Reader.read(payload, rules: .distinguished) { (der) throws(ReceiptError) in
-            var decoder = Decoder(payload: payload, bytes: der.bytes)
+            var decoder = Decoder(payload: payload, bytes: der.bytes, keepsInAppPurchases: keepingInAppPurchases)
             try decoder.decode(into: &receipt)
+            inAppPurchaseCount = decoder.inAppPurchaseCount
         }
         return consume receipt  // moved out: a copy would retain and release every field
     }
@@ -27,7 +41,7 @@ public enum ReceiptPayloadDecoder {
     ///
     /// Verification needs this date before the signature is known to be good, so it reads as
     /// little of the untrusted payload as it can: one pass over the top-level attributes.
-    static func creationDate(in payload: [UInt8]) throws(ReceiptError) -> Date? {
+    static func creationDate(in payload: ArraySlice<UInt8>) throws(ReceiptError) -> Date? {
         try ASN1Reader.read(payload, rules: .distinguished) { (der) throws(ReceiptError) -> Date? in
             let set = try attributeSet(der, in: 0..<payload.count, what: "payload")
             var found: Date?
@@ -37,37 +51,54 @@ public enum ReceiptPayloadDecoder {
                 guard attribute.type == .creationDate else { continue }
                 guard !seen else { throw ReceiptError(.duplicateAttribute, "attribute 12 occurs twice") }
                 seen = true
-                found = try Value(bytes: der.bytes, range: attribute.value, type: .creationDate).date()
+                found = try Value(bytes: der.bytes, range: attribute.value, type: .creationDate, makesText: true).date()
             }
             return found
         }
     }
 
-    /// One decode: the payload (whose slices become the raw attributes), its memory, and the
-    /// strings already made, so that the product identifiers repeated in every entry are one
-    /// String each rather than one allocation per entry. Like ``AttributeReader`` and
-    /// `Value` it keeps the memory, not a reader: the payload is DER, and a reader made where
-    /// it is used has rules the compiler folds away.
+    /// One decode: the payload (whose slices become the raw attributes), its memory, whether
+    /// in-app entries are kept or only checked, and the strings already made, so that the
+    /// product identifiers repeated in every entry are one String each rather than one
+    /// allocation per entry. Like ``AttributeReader`` and `Value` it keeps the memory, not a
+    /// reader: the payload is DER, and a reader made where it is used has rules the compiler
+    /// folds away.
     private struct Decoder {
-        let payload: [UInt8]
+        let payload: ArraySlice<UInt8>
         let bytes: UnsafeBufferPointer<UInt8>
+        let keepsInAppPurchases: Bool
         var strings = RecentStrings()
+        private(set) var inAppPurchaseCount = 0
 
         private var der: ASN1Reader { ASN1Reader(bytes, rules: .distinguished) }
 
+        /// The bytes at `range` (offsets into `bytes`), sharing the payload's storage.
+        private func slice(_ range: Range<Int>) -> ArraySlice<UInt8> {
+            payload[(payload.startIndex + range.lowerBound)..<(payload.startIndex + range.upperBound)]
+        }
+
         mutating func decode(into receipt: inout Receipt) throws(ReceiptError) {
             let set = try attributeSet(der, in: 0..<payload.count, what: "payload")
-            let entries = der.countInAppPurchases(in: set.contentRange)
-            receipt.inAppPurchases.reserveCapacity(min(entries, DecodingLimits.maximumInAppPurchases))
-            strings.isUseful = entries > 1
+            // Checked only: each entry is read into this one, then dropped.
+            var checked = InAppPurchase()
+            if keepsInAppPurchases {
+                let entries = der.countInAppPurchases(in: set.contentRange)
+                receipt.inAppPurchases.reserveCapacity(min(entries, DecodingLimits.maximumInAppPurchases))
+                strings.isUseful = entries > 1
+            }
             var seen = SeenTypes(first: .receiptType)
             var attributes = AttributeReader(bytes, content: set.contentRange)
             while let field = try attributes.next() {
-                let value = Value(bytes: bytes, range: field.value, type: field.type)
+                let value = Value(bytes: bytes, range: field.value, type: field.type, makesText: true)
                 switch field.type {
                 case .inAppPurchase:
-                    guard receipt.inAppPurchases.count < DecodingLimits.maximumInAppPurchases else {
+                    guard inAppPurchaseCount < DecodingLimits.maximumInAppPurchases else {
                         throw ReceiptError(.tooLarge, "more than \(DecodingLimits.maximumInAppPurchases) in-app purchases")
+                    }
+                    inAppPurchaseCount += 1
+                    guard keepsInAppPurchases else {
+                        try decodeInAppPurchase(in: field.value, into: &checked)
+                        continue
                     }
                     // Decoded in place: an InAppPurchase is large, and copying it costs.
                     receipt.inAppPurchases.append(InAppPurchase())
@@ -77,8 +108,8 @@ public enum ReceiptPayloadDecoder {
                 case .appItemID: receipt.appItemID = try value.integer()
                 case .bundleID: receipt.bundleID = try value.string()
                 case .applicationVersion: receipt.applicationVersion = try value.string()
-                case .opaqueValue: receipt.opaqueValue = ByteString(payload[field.value])
-                case .sha1Hash: receipt.sha1Hash = ByteString(payload[field.value])
+                case .opaqueValue: receipt.opaqueValue = ByteString(slice(field.value))
+                case .sha1Hash: receipt.sha1Hash = ByteString(slice(field.value))
                 case .ageRating: receipt.ageRating = try value.string()
                 case .creationDate: receipt.creationDate = try value.date()
                 case .downloadID: receipt.downloadID = try value.integer()
@@ -90,7 +121,7 @@ public enum ReceiptPayloadDecoder {
                 }
                 try seen.insert(field.type)
             }
-            receipt.attributes = ReceiptAttributeSet(checkedContent: payload[set.contentRange], count: attributes.count)
+            receipt.attributes = ReceiptAttributeSet(checkedContent: slice(set.contentRange), count: attributes.count)
         }
 
         private mutating func decodeInAppPurchase(in range: Range<Int>, into purchase: inout InAppPurchase) throws(ReceiptError) {
@@ -99,7 +130,7 @@ public enum ReceiptPayloadDecoder {
             var transaction: (range: Range<Int>, text: String)?
             var attributes = AttributeReader(bytes, content: set.contentRange)
             while let field = try attributes.next() {
-                let value = Value(bytes: bytes, range: field.value, type: field.type)
+                let value = Value(bytes: bytes, range: field.value, type: field.type, makesText: keepsInAppPurchases)
                 switch field.type {
                 case .quantity: purchase.quantity = try value.integer()
                 case .productID: purchase.productID = try value.string(&strings)
@@ -127,11 +158,13 @@ public enum ReceiptPayloadDecoder {
                 }
                 try seen.insert(field.type)
             }
-            purchase.attributes = ReceiptAttributeSet(checkedContent: payload[set.contentRange], count: attributes.count)
+            guard keepsInAppPurchases else { return }  // checked only: sharing the payload costs two atomic operations
+            purchase.attributes = ReceiptAttributeSet(checkedContent: slice(set.contentRange), count: attributes.count)
         }
     }
 
     private static func attributeSet(_ der: ASN1Reader, in range: Range<Int>, what: String) throws(ReceiptError) -> ASN1Element {
+        if let set = der.compactElement(ASN1Tag.set, filling: range) { return set }  // an in-app entry's
         guard range.lowerBound < range.upperBound, der[range.lowerBound] == ASN1Tag.set else {
             throw ReceiptError(.notReceiptPayload, "the \(what) is not a SET of attributes")
         }
@@ -183,11 +216,13 @@ public enum ReceiptPayloadDecoder {
         }
     }
 
-    /// The value of one attribute, read as the type its meaning requires.
+    /// The value of one attribute, read as the type its meaning requires. Without `makesText`
+    /// a string is checked as it would be read, and given as "" rather than made.
     private struct Value {
         let bytes: UnsafeBufferPointer<UInt8>
         let range: Range<Int>
         let type: ReceiptAttributeType
+        let makesText: Bool
 
         private var der: ASN1Reader { ASN1Reader(bytes, rules: .distinguished) }
 
@@ -215,6 +250,7 @@ public enum ReceiptPayloadDecoder {
         /// A string, shared with an identical earlier one when there is one.
         func string(_ recent: inout RecentStrings) throws(ReceiptError) -> String {
             let element = try element()
+            guard makesText else { return try text(element) }
             if let known = recent.find(element.identifier, element.contentRange, in: der) { return known }
             let made = try text(element)
             recent.insert(element.identifier, element.contentRange, made)
@@ -225,17 +261,17 @@ public enum ReceiptPayloadDecoder {
             let content = UnsafeBufferPointer(rebasing: bytes[element.contentRange])
             switch element.identifier {
             case ASN1Tag.utf8String:
-                if content.isASCII { return String(decoding: content, as: UTF8.self) }
-                if let text = String(validatingUTF8Bytes: content) { return text }
-                throw ReceiptError(.wrongValueType, "attribute \(type) is not valid UTF-8")
+                guard content.isASCII || content.isValidUTF8 else {
+                    throw ReceiptError(.wrongValueType, "attribute \(type) is not valid UTF-8")
+                }
             case ASN1Tag.ia5String:
                 guard content.isASCII else {
                     throw ReceiptError(.wrongValueType, "attribute \(type) is not a valid IA5String")
                 }
-                return String(decoding: content, as: UTF8.self)
             default:
                 throw ReceiptError(.wrongValueType, "attribute \(type) should be a string, found tag 0x\(String(element.identifier, radix: 16))")
             }
+            return makesText ? String(decoding: content, as: UTF8.self) : ""
         }
 
         func date() throws(ReceiptError) -> Date? {
@@ -273,7 +309,9 @@ extension ASN1Reader {
     func countInAppPurchases(in range: Range<Int>) -> Int {
         var cursor = range.lowerBound
         var count = 0
-        while cursor < range.upperBound, let element = try? element(at: cursor, limit: range.upperBound) {
+        while cursor < range.upperBound,
+              let element = compactElement(ASN1Tag.sequence, at: cursor, limit: range.upperBound)
+                ?? (try? element(at: cursor, limit: range.upperBound)) {
             // An in-app entry starts with its type: INTEGER 17, read with the fast paths.
             if smallInteger(at: element.contentStart, limit: element.contentEnd)?.value == ReceiptAttributeType.inAppPurchase.rawValue {
                 count += 1
@@ -302,18 +340,25 @@ extension UnsafeBufferPointer<UInt8> {
     }
 }
 
+extension Collection<UInt8> {
+    /// Whether the bytes are valid UTF-8.
+    var isValidUTF8: Bool {
+        var iterator = makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+}
+
 extension String {
     /// The text of `bytes` if they are valid UTF-8, else nil (never a lossy repair).
     init?<Bytes: Collection<UInt8>>(validatingUTF8Bytes bytes: Bytes) {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        loop: while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: break loop
-            case .error: return nil
-            }
-        }
+        guard bytes.isValidUTF8 else { return nil }
         self.init(decoding: bytes, as: UTF8.self)
     }
 }

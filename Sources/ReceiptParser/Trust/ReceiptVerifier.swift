@@ -65,7 +65,7 @@ public struct ReceiptVerifier: Sendable {
             certificates: container.certificates, signer: .cms(signerInfo.identifier), budget: &budget,
             checkSignature: { (signer, budget) throws(ReceiptError) in
                 // Over the content, or over the signed attributes that hash it.
-                let signed = try signedBytes(signerInfo, payload: ByteString(container.payload), digest: digest)
+                let signed = try signedBytes(signerInfo, payload: ByteString(container.payloadBytes), digest: digest)
                 try SignatureCheck.require(SignatureCheck.run(signerInfo.signature, over: signed, scheme: scheme, digest: digest,
                                                               by: signer, role: "the receipt signer", budget: &budget),
                                            "receipt signature")

@@ -33,6 +33,9 @@ floor_signature *_Nullable floor_signature_new(const uint8_t *_Nonnull der, size
 void floor_signature_free(floor_signature *_Nullable signature);
 /// Returns 1 if the signature verifies.
 int floor_signature_verify(const floor_signature *_Nonnull signature);
+/// The same signature check over `payload` (a copy of the payload elsewhere, such as in a
+/// receipt read again). Returns 1 if it verifies.
+int floor_signature_verify_over(const floor_signature *_Nonnull signature, const uint8_t *_Nonnull payload, size_t length);
 /// The payload (eContent) the signature covers, owned by `signature`.
 const uint8_t *_Nonnull floor_signature_payload(const floor_signature *_Nonnull signature, size_t *_Nonnull length);
 
