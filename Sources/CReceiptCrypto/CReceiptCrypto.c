@@ -1,6 +1,7 @@
 #include "CReceiptCrypto.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <string.h>
 #include <time.h>
 
@@ -171,14 +172,28 @@ int rc_certificate_name(const rc_certificate *certificate, int which, char *buff
     return result;
 }
 
+// The digests fetched from the default provider once: EVP_sha256() and the like make
+// EVP_Digest look the implementation up again on every call (locks and a hash table each time).
+static EVP_MD *fetched_digests[4];
+static pthread_once_t digests_fetched = PTHREAD_ONCE_INIT;
+
+static void fetch_digests(void) {
+    fetched_digests[0] = EVP_MD_fetch(NULL, "SHA1", NULL);
+    fetched_digests[1] = EVP_MD_fetch(NULL, "SHA256", NULL);
+    fetched_digests[2] = EVP_MD_fetch(NULL, "SHA384", NULL);
+    fetched_digests[3] = EVP_MD_fetch(NULL, "SHA512", NULL);
+}
+
 static const EVP_MD *digest_md(rc_digest_algorithm digest) {
+    pthread_once(&digests_fetched, fetch_digests);
+    const EVP_MD *fetched = NULL, *fallback = NULL;
     switch (digest) {
-    case RC_DIGEST_SHA1: return EVP_sha1();
-    case RC_DIGEST_SHA256: return EVP_sha256();
-    case RC_DIGEST_SHA384: return EVP_sha384();
-    case RC_DIGEST_SHA512: return EVP_sha512();
+    case RC_DIGEST_SHA1: fetched = fetched_digests[0]; fallback = EVP_sha1(); break;
+    case RC_DIGEST_SHA256: fetched = fetched_digests[1]; fallback = EVP_sha256(); break;
+    case RC_DIGEST_SHA384: fetched = fetched_digests[2]; fallback = EVP_sha384(); break;
+    case RC_DIGEST_SHA512: fetched = fetched_digests[3]; fallback = EVP_sha512(); break;
     }
-    return NULL;
+    return fetched != NULL ? fetched : fallback;
 }
 
 size_t rc_digest(rc_digest_algorithm digest, const uint8_t *data, size_t length, uint8_t *out) {

@@ -23,6 +23,22 @@ struct StrictJSONTests {
         #expect(try parse(" \t\r\n[ 1 , 2 ]\n ") == .array([.number("1"), .number("2")]))
     }
 
+    /// Strings are scanned eight bytes at a time: a quote, a backslash, a control character or
+    /// a non-ASCII byte must be found at every position of the word, in keys and values.
+    @Test func everySpecialByteIsSeenAtEveryPosition() throws {
+        let plain = "abcdefghijklmnopqrstuvwxyz0123456789+/="
+        for position in 0...plain.count {
+            let (head, tail) = (String(plain.prefix(position)), String(plain.dropFirst(position)))
+            #expect(try parse("{\"k\":\"\(head)\\\"\(tail)\"}")["k"] == .string(head + "\"" + tail), "escaped quote at \(position)")
+            #expect(try parse("{\"k\":\"\(head)\\n\(tail)\"}")["k"] == .string(head + "\n" + tail), "escape at \(position)")
+            #expect(try parse("{\"k\":\"\(head)é\u{7F}\(tail)\"}")["k"] == .string(head + "é\u{7F}" + tail), "non-ASCII at \(position)")
+            #expect(try parse("{\"\(head)\":\"\(tail)\"}")["\(head)"] == .string(tail), "the quote ending a string at \(position)")
+            for control in ["\u{0}", "\u{1F}", "\n", "\t"] {
+                #expect(throws: ReceiptError.self, "raw control at \(position)") { try parse("{\"k\":\"\(head)\(control)\(tail)\"}") }
+            }
+        }
+    }
+
     @Test func duplicateKeysAreRefusedAtEveryLevel() {
         #expect(code(#"{"a": 1, "a": 2}"#) == .duplicateKey)
         #expect(code(#"{"a": 1, "a": 1}"#) == .duplicateKey)  // even with the same value

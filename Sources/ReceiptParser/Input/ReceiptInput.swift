@@ -19,9 +19,13 @@ public enum ReceiptInput {
             throw ReceiptError(.notPKCS7, "the input is empty")
         }
         if input[first] == UInt8(ascii: "{") {
-            // The legacy text dictionary also starts with "{"; it is not JSON.
-            if isLegacyTransactionReceipt(input) { throw legacyError }
-            return try VerifyReceiptRequest.parse(input).receiptData
+            do {
+                return try VerifyReceiptRequest.parse(input).receiptData
+            } catch where error.code == .invalidJSON && isLegacyTransactionReceipt(input) {
+                // The legacy text dictionary also starts with "{" and is not JSON; looked for
+                // only then, not in every request body.
+                throw legacyError
+            }
         }
         guard input.allSatisfy({ Base64.isWhitespace($0) || (0x20..<0x7F).contains($0) }) else {
             throw ReceiptError(.notPKCS7, "binary input that is not PKCS #7 (first byte 0x\(String(input[0], radix: 16)))")
@@ -44,7 +48,14 @@ public enum ReceiptInput {
         guard let first = bytes.firstIndex(where: { !Base64.isWhitespace($0) }), bytes[first] == UInt8(ascii: "{") else {
             return false
         }
-        return bytes.firstRange(of: Array("\"purchase-info\"".utf8)) != nil
-            && bytes.firstRange(of: Array("\"signature\"".utf8)) != nil
+        return contains(Array("\"purchase-info\"".utf8), in: bytes) && contains(Array("\"signature\"".utf8), in: bytes)
+    }
+
+    private static func contains(_ needle: [UInt8], in bytes: [UInt8]) -> Bool {
+        guard let first = needle.first, needle.count <= bytes.count else { return false }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == first {
+            if bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
     }
 }

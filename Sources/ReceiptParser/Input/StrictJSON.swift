@@ -191,13 +191,35 @@ public enum StrictJSON {
         /// String straight from the input, with one copy.
         private mutating func readStringValue() throws(ReceiptError) -> String {
             let start = position + 1
-            var end = start
-            while end < bytes.count, Self.isPlainASCII(bytes[end]) { end += 1 }
+            let end = plainASCIIEnd(from: start)
             if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
                 position = end + 1
                 return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
             }
             return String(decoding: try readString(), as: UTF8.self)
+        }
+
+        /// Where the run of plain ASCII (``isPlainASCII(_:)``) that starts at `start` ends. Eight
+        /// bytes at a time: a base64 receipt is kilobytes of it, read on every request.
+        private func plainASCIIEnd(from start: Int) -> Int {
+            var index = start
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            /// Whether some byte of `word` is zero.
+            func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+            while index + 8 <= bytes.count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
+                // A byte ≥ 0x80, or < 0x20 (adding 0x60 carries into its high bit only from
+                // 0xA0 up, so test the bytes below 0x80 alone), or a quote, or a backslash.
+                let low = word & ~highs
+                let special = word & highs != 0
+                    || (low &+ 0x6060_6060_6060_6060) & highs != highs
+                    || hasZeroByte(word ^ (0x22 &* ones)) || hasZeroByte(word ^ (0x5C &* ones))
+                if special { break }
+                index += 8
+            }
+            while index < bytes.count, Self.isPlainASCII(bytes[index]) { index += 1 }
+            return index
         }
 
         /// Printable ASCII other than the quote and the backslash: copied as it is.
@@ -212,7 +234,7 @@ public enum StrictJSON {
             position += 1  // "
             // Fast path: printable ASCII up to the closing quote (all of a base64 receipt).
             let start = position
-            while position < bytes.count, Self.isPlainASCII(bytes[position]) { position += 1 }
+            position = plainASCIIEnd(from: position)
             var output = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
             while true {
                 guard !atEnd else { throw invalid("the input ended inside a string") }
