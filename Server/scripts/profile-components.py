@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
 # Reads `perf script -F comm,tid,ip,sym,dso | swift demangle --simplified` (Server/scripts/profile)
 # and gives each sample to the component of its frame nearest the leaf that names one: malloc
-# under JSONValue.write is response rendering, under Base64.decode request decoding. Samples with
+# under JSONWriter is response writing, under Base64.decode request decoding. Samples with
 # a kernel leaf are counted in their component and also shown as its kernel part.
 import re, sys, collections
 RULES = [  # (component, regex on a frame's symbol+dso), nearest-to-leaf match wins
- ("response JSON: JSONEncoder (v1)", r"JSONEncoder|JSONWriter|_JSONEncoder|TypedResponse\.response|escapingInvisibleCharacters"),
- ("response JSON: JSONValue rendering", r"JSONValue\.(rendered|write)|JSONValue\.writeString|^json\("),
- ("response JSON: building the JSONValue tree", r"VerifyReceiptResponse\.make|VerifyReceiptResponse\.|CivilTime|ReceiptService\.status"),
+ ("response JSON: JSONWriter (both routes)", r"JSONWriter|JSONWritable|VerifyReceiptResponse\.|TypedResponse\.|CivilTime|PacificTime|RFC3339\.write|ByteBuffer\.init\(json|Response\.json|write\(to: inout"),
+ ("response JSON: JSONEncoder (none expected)", r"JSONEncoder|_JSONEncoder"),
  ("request: base64 decoding", r"Base64\.decode"),
  ("request: StrictJSON parsing", r"StrictJSON|VerifyReceiptRequest"),
  ("logging", r"DisplaySafeLogHandler|StreamLogHandler|Logger\.|LogRequestsMiddleware|ReceiptService\.log"),
@@ -16,7 +15,7 @@ RULES = [  # (component, regex on a frame's symbol+dso), nearest-to-leaf match w
  ("verification: other (container, chain cache, checks)", r"ReceiptVerifier|ReceiptContainer|ChainCache|ReceiptService\.verify|VerifiedReceipt|Receipt\b|excludingOldTransactions"),
  ("verification gate", r"VerificationGate|ReceiptService\.gated"),
  ("body collection", r"readBody|collect\(upTo|RequestBody|NIOAsyncChannelInboundStream|readableBytesView"),
- ("route handlers (own code; mostly releasing the response's JSONValue tree)", r"in buildApplication\(|ReceiptService\."),
+ ("route handlers (own code)", r"in buildApplication\(|ReceiptService\."),
  ("framework: Hummingbird router/responder", r"Hummingbird|Router|Responder|Middleware|HTTPServerBuilder|HTTP1Channel|ErrorMiddleware"),
  ("framework: NIO (HTTP codec, channel, event loop)", r"NIO|ChannelPipeline|ByteBuffer|llhttp|EventLoop|Channel"),
  ("Swift concurrency runtime (task hops, executors)", r"swift_task|swift_job|swift::AsyncTask|Executor|dispatch_|_dispatch|swift_continuation"),
