@@ -47,8 +47,8 @@ struct JSONReportTests {
     }
 
     /// The fixtures, and forged receipts: attacker strings (invisible characters JSONEncoder
-    /// leaves raw, in the purchases and around them), empty purchases (a blank line inside a
-    /// spliced part), and purchases of many attributes.
+    /// leaves raw, in the purchases and around them), empty purchases (empty containers), and
+    /// purchases of many attributes.
     static func inputs() throws -> [(name: String, bytes: [UInt8])] {
         var inputs = try fixtureFiles().map { ($0, [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent($0)))) }
         for (index, text) in HostileOutputTests.hostileStrings.enumerated() {

@@ -67,6 +67,19 @@ struct ReceiptAttributeSetTests {
         #expect(ReceiptAttributeSet(attributes.reversed()) != set)
     }
 
+    /// A set made in code is not held to the decoder's attribute limit; its JSON (written by
+    /// JSONWriter from the DER) must still hold every attribute, as its Codable form does.
+    @Test func aSetPastTheDecodersLimitWritesEveryAttribute() throws {
+        let count = DecodingLimits.maximumAttributeCount + 1
+        let set = ReceiptAttributeSet((0..<count).lazy.map { ReceiptAttribute(type: $0 % 3, version: 1, value: ByteString([UInt8]())) })
+        var json = JSONWriter()
+        set.write(to: &json)
+        guard case .array(let written) = try StrictJSON.parse(json.finish()) else { Issue.record("not an array"); return }
+        #expect(written.count == count)
+        #expect(written.last == .object([(key: "type", value: .number(String((count - 1) % 3))), (key: "value", value: .string("")),
+                                         (key: "version", value: .number("1"))]))
+    }
+
     @Test func receiptsRoundTripThroughJSON() throws {
         let verified = try testRootVerifier().verifyAndDecode(fixture("sample.receipt"))
         let original = verified.receipt

@@ -65,9 +65,12 @@ struct VerifyReceiptRequestTests {
         let deep = "{\"receipt-data\": \"\(base64)\", \"x\": " + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}"
         #expect(errorCode { try ReceiptInput.receiptBytes(from: body(deep)) } == .invalidJSON)
         #expect(errorCode { try ReceiptInput.receiptBytes(from: body("{\"receipt-data\": \"\(base64)\"")) } == .invalidJSON)
-        // The legacy text dictionary starts with "{" too, and is still recognised before JSON.
+        // The legacy text dictionary starts with "{" too: not JSON, it is recognised once the
+        // JSON reader refuses it. A JSON request that merely holds its key names is a request.
         let legacyText = body("{\n\t\"signature\" = \"AA==\";\n\t\"purchase-info\" = \"AA==\";\n}")
         #expect(errorCode { try ReceiptInput.receiptBytes(from: legacyText) } == .legacyTransactionReceipt)
+        let namesOnly = body(#"{"receipt-data":"\#(base64)","signature":"x","purchase-info":"y"}"#)
+        #expect(try ReceiptInput.receiptBytes(from: namesOnly) == sample)
     }
 
     @Test func aLargeBodyParsesInMilliseconds() throws {

@@ -110,6 +110,43 @@ struct VerifyReceiptResponseTests {
         #expect(try StrictJSON.parse(writer.finish())["purchase_date_pst"] == .string(local + " America/Los_Angeles"))
     }
 
+    /// The earliest date a receipt can carry is in year 0 in UTC and year -1 in Los Angeles:
+    /// the sign comes before the padded digits.
+    @Test func aDateBeforeYearOneKeepsItsSignFirst() throws {
+        var purchase = InAppPurchase()
+        purchase.purchaseDate = try #require(RFC3339.date(from: "0000-01-01T00:00:00Z"))
+        var writer = JSONWriter()
+        VerifyReceiptResponse.writeInApp(purchase, to: &writer)
+        let entry = try StrictJSON.parse(writer.finish())
+        #expect(entry["purchase_date"] == .string("0000-01-01 00:00:00 Etc/GMT"))
+        #expect(entry["purchase_date_pst"] == .string("-0001-12-31 16:00:00 America/Los_Angeles"))
+    }
+
+    /// The indented layout (receipt-dump on a terminal) is the compact text with whitespace
+    /// between the tokens only: the same values, in the same order.
+    @Test func theIndentedAnswerIsTheCompactOneLaidOut() throws {
+        let sample = try testRootVerifier().verifyAndDecode(fixture("sample.receipt"))
+        let date = Date(timeIntervalSince1970: 1_750_000_000)
+        let compact = VerifyReceiptResponse.text(for: .success(sample), requestDate: date)
+        let indented = VerifyReceiptResponse.text(for: .success(sample), requestDate: date, layout: .indented)
+        #expect(indented.contains("\n    \"in_app\" : [\n      {\n        \"quantity\" : \"3\","))
+        var outside = ""
+        var inString = false
+        var escaped = false
+        for character in indented {
+            if inString {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+                outside.append(character)
+            } else if character == "\"" {
+                inString = true
+                outside.append(character)
+            } else if !character.isWhitespace {
+                outside.append(character)
+            }
+        }
+        #expect(outside == compact)
+    }
+
     @Test(.enabled(if: TimeZone(identifier: "America/Los_Angeles") != nil, "no tz database on this machine"))
     func pacificTimeAgreesWithTheTimeZoneDatabase() throws {
         // Foundation's tz database as an independent oracle over 20 years.

@@ -19,10 +19,12 @@ public struct DisplaySafeLogHandler: LogHandler {
     public var metadataProvider: Logger.MetadataProvider?
 
     /// Wraps `inner`, which formats and writes the records (e.g. `StreamLogHandler`); its
-    /// metadata provider moves here, so that what it provides is escaped too.
+    /// metadata and metadata provider move here, so that they are escaped too.
     public init(wrapping inner: any LogHandler) {
         self.inner = inner
+        metadata = inner.metadata
         metadataProvider = inner.metadataProvider
+        if !metadata.isEmpty { self.inner.metadata = [:] }
         if metadataProvider != nil { self.inner.metadataProvider = nil }
     }
 

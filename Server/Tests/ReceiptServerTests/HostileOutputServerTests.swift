@@ -28,6 +28,7 @@ struct HostileOutputServerTests {
         }
         let records: Records
         var metadata: Logger.Metadata = [:]
+        var metadataProvider: Logger.MetadataProvider?
         var logLevel: Logger.Level = .trace
         subscript(metadataKey key: String) -> Logger.Metadata.Value? {
             get { metadata[key] }
@@ -46,6 +47,26 @@ struct HostileOutputServerTests {
                 || [0x061C, 0x200B, 0x200E, 0x200F, 0x2028, 0x2029, 0xFEFF].contains(scalar.value)
                 || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
         }
+    }
+
+    /// Metadata reaches a record three ways besides the record's own: the wrapped handler's,
+    /// the logger's (`logger[metadataKey:]`, as Hummingbird's request id) and a metadata
+    /// provider's. Each is escaped when the record is written.
+    @Test func metadataFromEveryPlaceIsEscaped() {
+        let records = Recorder.Records()
+        var inner = Recorder(records: records)
+        inner.metadata = ["inner": "a\u{1B}[2Jb"]
+        var logger = Logger(label: "hostile") { _ in DisplaySafeLogHandler(wrapping: inner) }
+        logger[metadataKey: "base"] = "c\u{202E}d"
+        logger.info("line", metadata: ["record": "e\u{85}f"])
+        var withProvider = Recorder(records: records)
+        withProvider.metadataProvider = Logger.MetadataProvider { ["provider": "g\u{2028}h"] }
+        Logger(label: "provided") { _ in DisplaySafeLogHandler(wrapping: withProvider) }.info("line")
+        let events = records.all
+        #expect(events.count == 2)
+        let values = events.flatMap { ($0.metadata ?? [:]).values.flatMap(Self.strings) }
+        #expect(values.count == 4, "every value arrives: \(values)")
+        for value in values { #expect(Self.rawControl(in: value) == nil, "raw: \(value.debugDescription)") }
     }
 
     static func strings(in value: Logger.Metadata.Value) -> [String] {

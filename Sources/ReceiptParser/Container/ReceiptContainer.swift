@@ -12,7 +12,8 @@
 /// raw bytes until verification asks for them: parsing certificates is most of OpenSSL's
 /// PKCS #7 cost, and bytes can be compared, hashed and cached without it.
 public struct ReceiptContainer: Sendable {
-    /// The signed content: the receipt payload, still undecoded and unverified.
+    /// The signed content: the receipt payload, still undecoded and unverified. A copy made on
+    /// each access (the envelope keeps the payload where it lies in the input): keep it once.
     public var payload: [UInt8] { Array(payloadBytes) }
     /// The payload where it lies: in the input's storage when it is one OCTET STRING (DER), so
     /// that reading an envelope copies no payload; the pipeline verifies and decodes this.

@@ -84,9 +84,14 @@ public struct ReceiptAttributeSet: Collection, Sendable, Hashable, Codable, Expr
     /// making a ``ReceiptAttribute`` of each (for the JSON writer, which may see millions).
     func forEachAttribute(_ body: (Int, Int, UnsafeBufferPointer<UInt8>) -> Void) {
         content.withUnsafeBufferPointer { buffer in
-            var reader = AttributeReader(buffer, content: 0..<buffer.count)
-            while let fields = try? reader.next() {
+            // One reader per attribute, as `subscript` reads them: a reader counts what it reads
+            // against the decoder's limit, which a set made by `init(_:)` need not keep.
+            var offset = 0
+            while offset < buffer.count {
+                var reader = AttributeReader(buffer, content: offset..<buffer.count)
+                guard let fields = try? reader.next() else { preconditionFailure("ReceiptAttributeSet holds checked DER") }
                 body(fields.type.rawValue, fields.version, UnsafeBufferPointer(rebasing: buffer[fields.value]))
+                offset = fields.end
             }
         }
     }

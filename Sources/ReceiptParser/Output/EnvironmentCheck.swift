@@ -11,7 +11,7 @@ extension VerifyReceiptResponse {
     }
 
     /// The one rule for a genuine receipt's environment, used by every verifyReceipt answer
-    /// (``make(for:expecting:requestDate:)``, so receipt-dump and receipt-server too).
+    /// (``write(for:expecting:requestDate:to:)``, so receipt-dump and receipt-server too).
     ///
     /// | receipt \ expected | production | sandbox | none |
     /// | --- | --- | --- | --- |

@@ -26,13 +26,6 @@ struct CivilTime: Hashable, Sendable {
         GregorianCalendar.daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
     }
 
-    /// `YYYY-MM-DD`, `separator`, `HH:MM:SS`.
-    func text(separator: Character) -> String {
-        String(unsafeUninitializedCapacity: Self.maximumUTF8Count) { destination in
-            write(separator: UInt8(ascii: separator.unicodeScalars.first!), into: destination.baseAddress!)
-        }
-    }
-
     /// The most bytes ``write(separator:into:)`` writes: a year of up to 20 characters.
     static let maximumUTF8Count = 20 + 15
 
@@ -52,27 +45,27 @@ struct CivilTime: Hashable, Sendable {
         return length
     }
 
-    /// `value` in decimal with leading zeros up to `width` characters (a sign counts as one);
-    /// returns the length.
+    /// `value` in decimal, its digits zero-padded to `width` (a year before 0001 is `-0001`:
+    /// the sign goes first); returns the length.
     static func write(_ value: Int, width: Int, into destination: UnsafeMutablePointer<UInt8>) -> Int {
         if value >= 0 && value < 100 && width == 2 {
             destination[0] = UInt8(ascii: "0") + UInt8(value / 10)
             destination[1] = UInt8(ascii: "0") + UInt8(value % 10)
             return 2
         }
+        var sign = 0
+        if value < 0 {
+            destination[0] = UInt8(ascii: "-")
+            sign = 1
+        }
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         return withUnsafeMutableBytes(of: &digits) { scratch in
             let scratch = scratch.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            let length = JSONWriter.decimal(Int64(value), into: scratch)
+            let length = JSONWriter.decimal(Int64(value.magnitude), into: scratch)
             let zeros = max(0, width - length)
-            destination.initialize(repeating: UInt8(ascii: "0"), count: zeros)
-            (destination + zeros).initialize(from: scratch, count: length)
-            return zeros + length
+            (destination + sign).initialize(repeating: UInt8(ascii: "0"), count: zeros)
+            (destination + sign + zeros).initialize(from: scratch, count: length)
+            return sign + zeros + length
         }
-    }
-
-    /// `value` in decimal with leading zeros up to `width` characters.
-    static func padded(_ value: Int, _ width: Int) -> String {
-        String(unsafeUninitializedCapacity: max(width, 20)) { write(value, width: width, into: $0.baseAddress!) }
     }
 }

@@ -1,5 +1,6 @@
 // The models' JSON, written directly: the members of each `Codable` model in sorted key order,
-// as `JSONEncoder.receiptModels` sorts them. ModelJSONTests check that both write the same text.
+// as `JSONEncoder.receiptModels` sorts them. JSONReportTests and the server's
+// typedAnswerIsTheModelsCodableJSON check that both write the same text.
 
 extension Receipt: JSONWritable {
     public func write(to json: inout JSONWriter) {
