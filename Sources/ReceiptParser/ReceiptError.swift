@@ -110,5 +110,25 @@ public struct ReceiptError: Error, Sendable, Hashable, CustomStringConvertible {
         /// bits with a public exponent of at most 2^32, EC P-256 or P-384); refused before any
         /// signature math with it.
         public static let keyNotAllowed = Code("keyNotAllowed")
+
+        // Signed data (StoreKit 2 JWS)
+        /// A compact JWS that is not three strict base64url parts (no padding, no `+` or `/`, no
+        /// whitespace inside), or whose header or payload is not a JSON object.
+        public static let malformedToken = Code("malformedToken")
+        /// The JWS header marks a parameter critical (`crit`) that this verifier does not
+        /// understand, so the token's meaning cannot be known.
+        public static let unsupportedCriticalHeader = Code("unsupportedCriticalHeader")
+        /// The signed data carries no date to judge its certificates at (a transaction's
+        /// `signedDate`, an AppTransaction's `receiptCreationDate`) and none was given.
+        public static let missingSignedDate = Code("missingSignedDate")
+        /// A token of one kind (transaction, renewal info, app transaction, notification) where
+        /// another was expected, or a payload of no known kind.
+        public static let wrongKind = Code("wrongKind")
+        /// Genuine signed data of another app: its bundle id or App Apple ID is not the one
+        /// expected, or a nested token's disagrees with its notification's.
+        public static let appIdentityMismatch = Code("appIdentityMismatch")
+        /// Genuine signed data of another environment than the one expected, or a nested
+        /// token's environment disagrees with its notification's.
+        public static let environmentMismatch = Code("environmentMismatch")
     }
 }

@@ -24,4 +24,10 @@ public enum DecodingLimits {
     /// The deepest nesting of arrays and objects accepted in JSON input (request bodies,
     /// input files). A verifyReceipt body nests 1 level.
     public static let maximumJSONDepth = 32
+    /// The largest compact JWS accepted, in bytes. Apple's are 3 to 19 KB (a notification
+    /// with its nested tokens); a token is read whole, so this bounds the memory it costs.
+    public static let maximumTokenSize = 1 << 20
+    /// The deepest nesting of arrays and objects accepted in a JWS header or payload, or in a
+    /// JSON body around tokens. Apple's payloads nest 3 levels.
+    public static let maximumTokenJSONDepth = 64
 }

@@ -17,14 +17,15 @@ public enum StrictJSON {
     /// Throws ``ReceiptError/Code/duplicateKey`` when an object names a key twice (keys are
     /// compared byte for byte after unescaping, so `"a"` and `"\u0061"` are the same key),
     /// ``ReceiptError/Code/tooLarge`` past the input limit, and ``ReceiptError/Code/invalidJSON``
-    /// for anything else that is not JSON or nests deeper than ``DecodingLimits/maximumJSONDepth``.
-    public static func parse(_ bytes: [UInt8]) throws(ReceiptError) -> Value {
+    /// for anything else that is not JSON or nests deeper than `maximumDepth` (by default
+    /// ``DecodingLimits/maximumJSONDepth``).
+    public static func parse(_ bytes: [UInt8], maximumDepth: Int = DecodingLimits.maximumJSONDepth) throws(ReceiptError) -> Value {
         // The same bound as ReceiptInput: base64 of the largest receipt, with room for wrapping.
         guard bytes.count <= DecodingLimits.maximumInputSize * 3 / 2 else {
             throw ReceiptError(.tooLarge, "\(bytes.count) bytes of JSON exceed the limit")
         }
         return try bytes.withUnsafeBufferPointer { buffer throws(ReceiptError) in
-            var reader = Reader(buffer)
+            var reader = Reader(buffer, maximumDepth: maximumDepth)
             reader.skipWhitespace()
             let value = try reader.readValue(depth: 0)
             reader.skipWhitespace()
@@ -39,9 +40,13 @@ public enum StrictJSON {
     /// production and leaves `position` just past it.
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
+        let maximumDepth: Int
         var position = 0
 
-        init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+            self.bytes = bytes
+            self.maximumDepth = maximumDepth
+        }
 
         /// At most 64 bytes of a key in a message: enough to recognise it, short enough to read.
         static let quotedKeyLimit = 64
@@ -77,8 +82,8 @@ public enum StrictJSON {
         }
 
         private func checkDepth(_ depth: Int) throws(ReceiptError) {
-            guard depth <= DecodingLimits.maximumJSONDepth else {
-                throw invalid("arrays and objects nest deeper than \(DecodingLimits.maximumJSONDepth) levels")
+            guard depth <= maximumDepth else {
+                throw invalid("arrays and objects nest deeper than \(maximumDepth) levels")
             }
         }
 

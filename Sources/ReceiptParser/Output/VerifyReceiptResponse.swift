@@ -46,6 +46,7 @@ public enum VerifyReceiptResponse {
             .unsupportedSignatureAlgorithm, .messageDigestMismatch, .signatureInvalid, .untrustedChain,
             .missingAppleExtension, .certificateNotValidAtTime, .missingCreationDate, .invalidAnchor,
             .tooManyCertificates, .certificateTooLarge, .keyNotAllowed,
+            .unsupportedCriticalHeader, .missingSignedDate, .wrongKind, .appIdentityMismatch, .environmentMismatch,
         ]
     }
 
