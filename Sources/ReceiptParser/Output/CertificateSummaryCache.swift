@@ -7,14 +7,7 @@ extension ReceiptContainer {
     /// Summaries are remembered by the certificates' exact bytes (a few hundred, process-wide),
     /// so a batch of receipts from the same signer parses each certificate once.
     public func certificateSummaries() -> [CertificateSummary] {
-        certificates.compactMap { der in
-            let key = CertificateBytes(der: der)
-            if let known = CertificateSummary.cache[key] { return known.summary }
-            let summary = try? CertificateSummary(Certificate(der: der))
-            CertificateSummary.cache.insert(CertificateSummary.Known(summary: summary),
-                                            for: CertificateBytes(der: ByteString(Array(der))))
-            return summary
-        }
+        CertificateSummary.summaries(of: certificates)
     }
 }
 
@@ -23,4 +16,16 @@ extension CertificateSummary {
     struct Known: Sendable { let summary: CertificateSummary? }
     /// Summaries by certificate bytes, for ``ReceiptContainer/certificateSummaries()``.
     static let cache = BoundedCache<CertificateBytes, Known>(capacity: 512)
+
+    /// Summaries of signed data's certificates (a receipt's, a token's `x5c`), remembered by
+    /// their bytes; certificates OpenSSL cannot parse are left out.
+    static func summaries(of certificates: [ByteString]) -> [CertificateSummary] {
+        certificates.compactMap { der in
+            let key = CertificateBytes(der: der)
+            if let known = cache[key] { return known.summary }
+            let summary = try? CertificateSummary(Certificate(der: der))
+            cache.insert(Known(summary: summary), for: CertificateBytes(der: ByteString(Array(der))))
+            return summary
+        }
+    }
 }

@@ -30,6 +30,24 @@ public struct TrustAnchor: Sendable {
     /// App Store receipts, anchored at Apple Inc. Root. The default.
     public static let appleIncRoot = TrustAnchor(mode: .appStore, root: .pinned(sha256: Array(ByteString(hex: appleIncRootSHA256)!)))
 
+    /// SHA-256 of Apple Root CA - G3 (P-384, 2014–2039), which anchors StoreKit 2 signed data:
+    /// every token's `x5c` ends with it.
+    public static let appleRootCAG3SHA256 =
+        "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179"
+
+    /// StoreKit 2 signed data (JWS), anchored at Apple Root CA - G3. The default of
+    /// ``SignedDataVerifier``.
+    public static let appleRootCAG3 = TrustAnchor(mode: .appStore, root: .pinned(sha256: Array(ByteString(hex: appleRootCAG3SHA256)!)))
+
+    /// Whether `der` is the root itself, byte for byte (by its pinned hash, or the configured
+    /// certificate's bytes).
+    func isRoot(_ der: ByteString) -> Bool {
+        switch root {
+        case .pinned(let sha256): return Digest.sha256.hash(Array(der)) == sha256
+        case .certificate(let certificate): return certificate.der == der
+        }
+    }
+
     /// App Store rules with another root (DER or PEM), for example a test PKI shaped like Apple's.
     /// Throws `invalidAnchor` for bytes that are no certificate, `keyNotAllowed` for a key
     /// outside the key policy.

@@ -1,0 +1,77 @@
+/// The ways StoreKit 2 signed data arrives: a bare compact JWS, or a JSON body that holds tokens
+/// (a V2 notification's `{"signedPayload": ...}`, App Store Server API responses with
+/// `signedTransactionInfo`, `signedRenewalInfo`, `signedTransactions` or
+/// `signedAppTransactionInfo`).
+public enum SignedDataInput {
+    /// The members of a JSON body that hold tokens, and the kind each must be.
+    static let members: [(name: String, kind: SignedDataKind)] = [
+        ("signedPayload", .notification), ("signedTransactionInfo", .transaction), ("signedRenewalInfo", .renewalInfo),
+        ("signedTransactions", .transaction), ("signedAppTransactionInfo", .appTransaction),
+    ]
+
+    /// Whether `input` is signed data rather than an app receipt: a compact JWS (text with a dot,
+    /// which base64 never has) or a JSON body naming a token member and no `receipt-data`. Only a
+    /// router between the two pipelines; each reads its input strictly.
+    public static func isSignedData(_ input: [UInt8]) -> Bool {
+        guard let first = input.first(where: { !Base64.isWhitespace($0) }) else { return false }
+        if first == UInt8(ascii: "{") {
+            return !input.contains(Array("\"receipt-data\"".utf8)) && members.contains { input.contains(Array("\"\($0.name)\"".utf8)) }
+        }
+        // DER receipts start with a SEQUENCE; anything else with a dot in its first line is a token.
+        guard first != ASN1Tag.sequence else { return false }
+        let line = input.prefix { $0 != 0x0A }
+        return line.contains(UInt8(ascii: "."))
+    }
+}
+
+extension SignedDataVerifier {
+    /// Inspects every token an input holds: one for a bare token, each signed member of a JSON
+    /// body (every element of `signedTransactions`, both `signedTransactionInfo` and
+    /// `signedRenewalInfo` when both are there), in the body's order. The input verifies only
+    /// when every inspection does.
+    ///
+    /// A body that is not strict JSON (a duplicate key anywhere, nesting deeper than
+    /// ``DecodingLimits/maximumTokenJSONDepth``) or holds no token member is one unreadable
+    /// inspection. `kind` is the kind a bare token must be.
+    public func inspectAll(_ input: [UInt8], expecting kind: SignedDataKind? = nil,
+                           options: InspectionOptions = .verifiedOnly) -> [SignedDataInspection] {
+        guard input.first(where: { !Base64.isWhitespace($0) }) == UInt8(ascii: "{") else {
+            return [inspect(input, member: nil, expecting: kind, options: options)]
+        }
+        let body: StrictJSON.Value
+        do throws(ReceiptError) {
+            body = try StrictJSON.parse(input, maximumDepth: DecodingLimits.maximumTokenJSONDepth)
+        } catch {
+            return [SignedDataInspection(member: nil, expectedKind: kind, readError: ReceiptError(error.code, "the JSON body: \(error.reason)"))]
+        }
+        var inspections: [SignedDataInspection] = []
+        for member in SignedDataInput.members {
+            guard let value = body[member.name], value != .null else { continue }
+            let tokens: [(String, StrictJSON.Value)]
+            if member.name == "signedTransactions" {
+                guard case .array(let elements) = value else {
+                    inspections.append(SignedDataInspection(member: member.name, expectedKind: member.kind, readError:
+                        ReceiptError(.malformedToken, "\(member.name) is \(value.typeName), not an array of tokens")))
+                    continue
+                }
+                tokens = elements.enumerated().map { ("\(member.name)[\($0.offset)]", $0.element) }
+            } else {
+                tokens = [(member.name, value)]
+            }
+            for (path, token) in tokens {
+                guard case .string(let text) = token else {
+                    inspections.append(SignedDataInspection(member: path, expectedKind: member.kind, readError:
+                        ReceiptError(.malformedToken, "\(path) is \(token.typeName), not a token")))
+                    continue
+                }
+                inspections.append(inspect(Array(text.utf8), member: path, expecting: member.kind, options: options))
+            }
+        }
+        if inspections.isEmpty {
+            let names = SignedDataInput.members.map(\.name).joined(separator: ", ")
+            return [SignedDataInspection(member: nil, expectedKind: kind, readError:
+                ReceiptError(.malformedToken, "the JSON body holds no token (none of \(names))"))]
+        }
+        return inspections
+    }
+}
