@@ -24,5 +24,6 @@ let package = Package(
         .executableTarget(name: "fuzz-input", dependencies: ["FuzzEntry"]),
         .executableTarget(name: "fuzz-render", dependencies: ["FuzzEntry"]),
         .executableTarget(name: "fuzz-json", dependencies: ["FuzzEntry"]),
+        .executableTarget(name: "fuzz-token", dependencies: ["FuzzEntry"]),
     ]
 )

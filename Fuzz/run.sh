@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
-targets=(${FUZZ_TARGETS:-pipeline payload input render json})
+targets=(${FUZZ_TARGETS:-pipeline payload input render json token})
 per_target=$(( seconds / ${#targets[@]} ))
 (( per_target >= 1 )) || per_target=1
 shared=../shared/corpus/real
@@ -75,9 +75,11 @@ seed_dirs() {
     pipeline) echo "TestReceipts/receipts" ;;
     render) echo "TestReceipts/receipts TestReceipts/hostile" ;;
     json) echo "Fuzz/regressions/input" ;;
+    token) [ -d TestReceipts/jws ] && echo "TestReceipts/jws" ;;
   esac
   case $target in
     pipeline|input) [ -d "$shared" ] && echo "$shared" ;;
+    token) [ -d "$shared/../jws/tokens" ] && echo "$shared/../jws/tokens" ;;
   esac
   return 0
 }

@@ -16,17 +16,17 @@ import ReceiptParser
 public struct TrustOptions<Defaults: EnvironmentDefaults>: ParsableArguments, Sendable {
     // What the command line gave; the public properties below fall back on the environment.
     @Option(name: .customLong("root"), help: ArgumentHelp(
-        "Trust this root (DER or PEM) instead of Apple Inc. Root; Apple's chain rules still apply" + Defaults.note("ROOT") + ".",
+        "Trust this root (DER or PEM) instead of Apple Inc. Root (receipts) and Apple Root CA - G3 (StoreKit 2 tokens); Apple's chain rules still apply" + Defaults.note("ROOT") + ".",
         valueName: "CERT"))
     var rootArgument: String?
 
     @Option(name: .customLong("storekit-testing"), help: ArgumentHelp(
-        "Verify Xcode StoreKit Testing receipts signed by this certificate (DER or PEM), exported from Xcode" + Defaults.note("STOREKIT_TESTING") + ".",
+        "Verify Xcode StoreKit Testing receipts and tokens signed by this certificate (DER or PEM), exported from Xcode" + Defaults.note("STOREKIT_TESTING") + ".",
         valueName: "CERT"))
     var storeKitTestingArgument: String?
 
     @Option(name: .customLong("at"), help: ArgumentHelp(
-        "Judge certificates at this RFC 3339 instant instead of the receipt's creation date; also the instant for subscription status" + Defaults.note("AT") + ".",
+        "Judge certificates at this RFC 3339 instant instead of the receipt's creation date or the token's signed date; also the instant for subscription status" + Defaults.note("AT") + ".",
         valueName: "RFC3339"))
     var atArgument: String?
 
@@ -80,6 +80,25 @@ public struct TrustOptions<Defaults: EnvironmentDefaults>: ParsableArguments, Se
             throw ValidationError("cannot use the certificate: " + DisplayText.escape(error.reason, limit: DisplayText.reasonLimit))
         }
         return ReceiptVerifier(policy: policy)
+    }
+
+    /// The StoreKit 2 verifier these options describe: the same anchor options (`--root` for
+    /// both kinds of data, Apple Root CA - G3 by default instead of Apple Inc. Root), the same
+    /// instant, and the app the tokens must be for.
+    public func makeSignedDataVerifier(expectations: SignedDataExpectations = SignedDataExpectations()) throws -> SignedDataVerifier {
+        var policy = VerificationPolicy(requiresSHA256: requireSHA256)
+        if let instant { policy.validationTime = .instant(instant) }
+        do {
+            if let root {
+                return SignedDataVerifier(anchor: try .appStore(rootCertificate: try Self.read(root)), policy: policy, expectations: expectations)
+            }
+            if let storeKitTesting {
+                return SignedDataVerifier(anchor: try .storeKitTesting(certificate: try Self.read(storeKitTesting)), policy: policy, expectations: expectations)
+            }
+        } catch let error as ReceiptError {
+            throw ValidationError("cannot use the certificate: " + DisplayText.escape(error.reason, limit: DisplayText.reasonLimit))
+        }
+        return SignedDataVerifier(policy: policy, expectations: expectations)
     }
 
     private static func read(_ path: String) throws -> [UInt8] {

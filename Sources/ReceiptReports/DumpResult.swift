@@ -39,6 +39,12 @@ public struct DumpResult: Encodable, Sendable {
     package var certificateDetails: [CertificateDetails]?
     package var checks: [CheckResult] = []
     package var reconciliation: Reconciliation?
+    /// StoreKit 2 tokens, when the input held signed data instead of a receipt.
+    package var tokens: [SignedDataInspection]?
+    /// False with `--no-verify`: the tokens' verdicts are not reported.
+    package var tokensVerified = true
+    /// `--at`: the instant the tokens' certificates were judged at instead of their signed dates.
+    package var tokensJudgedAt: Date?
 
     /// Reads, verifies (when the settings have a verifier), decodes and checks one input named
     /// `name`, as loaded.
@@ -51,6 +57,9 @@ public struct DumpResult: Encodable, Sendable {
             return result
         case .success(let bytes):
             input = bytes
+        }
+        if SignedDataInput.isSignedData(input) {
+            return makeSignedData(name: name, input: input, settings: settings)
         }
         let inspection = ReceiptInspection.inspect(
             input, verifier: settings.verifier,
@@ -100,6 +109,13 @@ public struct DumpResult: Encodable, Sendable {
         if let expected = settings.expectedBundleID {
             checks.append(identifierCheck("bundle-id", expected: expected, found: receipt.bundleID))
         }
+        if let expected = settings.expectedAppAppleID {
+            // A receipt's app item id is the App Apple ID; sandbox receipts carry 0 or none.
+            let found = receipt.appItemID
+            let applies = receipt.environment == .production
+            checks.append(CheckResult(name: "app-apple-id", passed: !applies || found == expected,
+                                      detail: "expected \(expected), receipt has \(found.map(String.init) ?? "none")" + (applies ? "" : " (not production: not applicable)")))
+        }
         if let expected = settings.expectedAppVersion {
             checks.append(identifierCheck("app-version", expected: expected, found: receipt.applicationVersion))
         }
@@ -126,6 +142,7 @@ public struct DumpResult: Encodable, Sendable {
     /// 0 verified (or decoded, without verification) and every check passed; 1 not verified
     /// or a check failed; 2 unreadable.
     public var exitStatus: Int32 {
+        if tokens != nil { return tokensExitStatus }
         if readError != nil { return 2 }
         if case .failure = verification { return 1 }
         return checks.allSatisfy(\.passed) ? 0 : 1
@@ -133,13 +150,15 @@ public struct DumpResult: Encodable, Sendable {
 
     /// The reason to show: the read error, else the verification error.
     package var problem: Problem? {
+        if tokens != nil { return tokensProblem }
         if let readError { return readError }
         if case .failure(let error) = verification { return error }
         return nil
     }
 
     package var verdict: Verdict {
-        Verdict(readable: readError == nil, verified: verification.map { (try? $0.get()) != nil })
+        if tokens != nil { return tokensVerdict }
+        return Verdict(readable: readError == nil, verified: verification.map { (try? $0.get()) != nil })
     }
 
     package enum CodingKeys: String, CodingKey {

@@ -11,6 +11,11 @@ public struct DumpSettings: Sendable {
     public var expectedEnvironment: Environment?
     /// Nil with `--no-verify`.
     public var verifier: ReceiptVerifier?
+    /// Reads and verifies StoreKit 2 tokens, with the expectations (`--bundle-id`,
+    /// `--environment`, `--app-apple-id`); with `--no-verify` its verdicts are not reported.
+    public var signedDataVerifier = SignedDataVerifier()
+    /// `--app-apple-id`: the App Apple ID tokens (and a receipt's app item id) must carry.
+    package var expectedAppAppleID: Int64?
     // Identifiers match byte for byte: a bundle id that merely looks the same must fail.
     package var productFilter: ExactIdentifier?
     package var transactionFilter: ExactIdentifier?

@@ -15,6 +15,19 @@ package enum JSONReport {
 extension DumpResult: JSONWritable {
     // The members of `encode(to:)`, in sorted key order.
     public func write(to json: inout JSONWriter) {
+        if let tokens {
+            // Signed data: each token's inspection (see SignedDataJSON.swift).
+            json.beginObject()
+            json.member("error", problem)
+            json.member("file", file)
+            json.member("judgedAt", tokensJudgedAt)
+            json.member("reconciliation", reconciliation)
+            json.member("status", Int(exitStatus))
+            json.member("tokens", tokens)
+            json.member("verdict", verdict)
+            json.endObject()
+            return
+        }
         json.beginObject()
         json.key("certificates")
         if let certificateDetails { json.value(certificateDetails) } else { json.value(certificates) }

@@ -39,6 +39,9 @@ public struct Renderer: Sendable {
         switch format {
         case .text: return TextReport(style: style, statusTime: statusTime, showDetails: showDetails).render(result)
         case .json: return JSONReport.render(result, layout: jsonLayout, outerLevel: jsonOuterLevel)
+        // Tokens have no verifyReceipt form nor an ASN.1 tree: they are shown as their JSON.
+        case .verifyreceipt where result.tokens != nil, .asn1 where result.tokens != nil:
+            return JSONReport.render(result, layout: jsonLayout, outerLevel: jsonOuterLevel)
         case .verifyreceipt: return VerifyReceiptReport.render(result, expecting: expectedEnvironment, layout: jsonLayout, outerLevel: jsonOuterLevel)
         case .asn1: return ASN1Report.render(result)
         case .summary: return SummaryReport.render(result) + "\n"

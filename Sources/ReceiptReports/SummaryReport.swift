@@ -11,6 +11,15 @@ package enum SummaryReport {
         var verdict = result.verdict.rawValue
         if let problem = result.problem { verdict += " (\(problem.code))" }
         if result.problem == nil, result.checks.contains(where: { !$0.passed }) { verdict += " (check failed)" }
+        if let tokens = result.tokens {
+            let first = tokens.first
+            let kinds = tokens.map { ($0.kind ?? $0.expectedKind)?.rawValue ?? "token" }
+            let identity = first?.payload.map(SignedDataText.identity) ?? (bundleID: "-", environment: "-")
+            return [DisplayText.escape(result.file), verdict,
+                    DisplayText.escape(identity.bundleID, limit: DisplayText.fieldLimit),
+                    DisplayText.escape(identity.environment, limit: DisplayText.cellLimit),
+                    tokens.count == 1 ? kinds[0] : "\(tokens.count) tokens (\(kinds.joined(separator: ",")))"].joined(separator: "\t")
+        }
         let receipt = result.receipt
         // One line per receipt whatever the fields hold: tabs and newlines in them are escaped.
         return [DisplayText.escape(result.file), verdict,

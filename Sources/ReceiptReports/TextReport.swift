@@ -14,6 +14,9 @@ package struct TextReport {
     package let showDetails: Bool
 
     package func render(_ result: DumpResult) -> String {
+        if let tokens = result.tokens {
+            return SignedDataText(style: style, showDetails: showDetails, verified: result.tokensVerified).render(result, tokens: tokens)
+        }
         var lines: [String] = [style.bold("File: " + DisplayText.escape(result.file))]
         func field(_ name: String, _ value: String?) {
             guard let value else { return }

@@ -19,14 +19,19 @@ import ReceiptReports
 struct ReceiptDump: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receipt-dump",
-        abstract: "Verify and decode Apple App Store receipts, offline.",
+        abstract: "Verify and decode Apple App Store receipts and StoreKit 2 signed data, offline.",
         discussion: """
         Each input may hold a receipt as binary DER/BER, as base64 (wrapped or not), or as a \
-        verifyReceipt request body {"receipt-data": "..."}; the form is detected. Directories are \
-        read recursively; - reads standard input; --jsonl reads one receipt per line.
+        verifyReceipt request body {"receipt-data": "..."}; or StoreKit 2 signed data: a compact \
+        JWS (transaction, renewal info, app transaction, notification), or JSON holding \
+        signedPayload, signedTransactionInfo, signedRenewalInfo, signedTransactions or \
+        signedAppTransactionInfo. The form is detected. Directories are read recursively; - reads \
+        standard input; --jsonl reads one receipt or token per line.
 
-        By default a receipt must chain to Apple Inc. Root under Apple's receipt rules, with \
-        certificates judged at the receipt's creation date.
+        By default a receipt must chain to Apple Inc. Root under Apple's receipt rules, and a \
+        token to Apple Root CA - G3 (with its x5c[2] that root, byte for byte), with \
+        certificates judged at the receipt's creation date or the token's signed date. A \
+        notification's nested tokens are verified too.
 
         Exit status: 0 every receipt verified and every requested check passed; 1 a receipt \
         decoded but did not verify, or a check failed; 2 a receipt could not be read or decoded; \
@@ -38,7 +43,15 @@ struct ReceiptDump: ParsableCommand {
     typealias Format = ReportFormat
 
     enum ExpectedEnvironment: String, ExpressibleByArgument, CaseIterable {
-        case production, sandbox
+        case production, sandbox, xcode
+
+        var environment: Environment {
+            switch self {
+            case .production: .production
+            case .sandbox: .sandbox
+            case .xcode: .xcode
+            }
+        }
     }
 
     // MARK: Output
@@ -66,8 +79,11 @@ struct ReceiptDump: ParsableCommand {
     @Flag(name: .customLong("no-verify"), help: "Decode without verifying the signature or the chain.")
     var noVerify = false
 
-    @Option(name: .long, help: ArgumentHelp("With --format verifyreceipt: the environment expected; a receipt from the other gives status 21007 or 21008, one of unknown type 21003.", valueName: "ENV"))
+    @Option(name: .long, help: ArgumentHelp("Check the environment: a receipt or token from another fails the check; with --format verifyreceipt a receipt from the other gives status 21007 or 21008, one of unknown type 21003.", valueName: "ENV"))
     var environment: ExpectedEnvironment?
+
+    @Option(name: .customLong("app-apple-id"), help: ArgumentHelp("Check the App Apple ID of tokens (and a production receipt's app item id); sandbox data without one is not held to it.", valueName: "ID"))
+    var appAppleID: Int64?
 
     // MARK: Filters and checks
 
@@ -80,7 +96,7 @@ struct ReceiptDump: ParsableCommand {
     @Option(name: .customLong("active-at"), help: ArgumentHelp("Show only subscriptions active at this RFC 3339 instant.", valueName: "RFC3339"))
     var activeAt: String?
 
-    @Option(name: .customLong("bundle-id"), help: ArgumentHelp("Check the receipt's bundle identifier.", valueName: "ID"))
+    @Option(name: .customLong("bundle-id"), help: ArgumentHelp("Check the bundle identifier of the receipt or token (renewal info has none: not applicable).", valueName: "ID"))
     var bundleID: String?
 
     @Option(name: .customLong("app-version"), help: ArgumentHelp("Check the receipt's application version.", valueName: "VERSION"))
@@ -97,7 +113,7 @@ struct ReceiptDump: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A file with one base64 receipt (or request body) per line.", valueName: "FILE"))
     var jsonl: [String] = []
 
-    @Argument(help: ArgumentHelp("Receipt files, directories, or - for standard input.", valueName: "FILE"))
+    @Argument(help: ArgumentHelp("Receipt or token files, directories, or - for standard input.", valueName: "FILE"))
     var files: [String] = []
 
     func validate() throws {
@@ -110,9 +126,6 @@ struct ReceiptDump: ParsableCommand {
         if let activeAt { _ = try RFC3339.instant(activeAt, option: "--active-at") }
         if let deviceGUID, DeviceIdentifier.parse(deviceGUID) == nil {
             throw ValidationError("--device-guid takes a UUID or hex bytes, not '\(deviceGUID)'.")
-        }
-        if environment != nil && format != .verifyreceipt {
-            throw ValidationError("--environment goes with --format verifyreceipt.")
         }
     }
 
@@ -161,7 +174,8 @@ struct ReceiptDump: ParsableCommand {
         settings.wantsCertificates = format == .text || format == .json
         settings.wantsCertificateDetails = certs
         settings.wantsInAppPurchases = format != .summary
-        settings.expectedEnvironment = environment.map { $0 == .production ? .production : .sandbox }
+        settings.expectedEnvironment = environment?.environment
+        settings.expectedAppAppleID = appAppleID
         if let credited {
             do {
                 settings.credited = try CreditedList.read(credited)
@@ -170,6 +184,8 @@ struct ReceiptDump: ParsableCommand {
             }
         }
         if !noVerify { settings.verifier = try trust.makeVerifier() }
+        settings.signedDataVerifier = try trust.makeSignedDataVerifier(expectations: SignedDataExpectations(
+            bundleID: bundleID, environment: environment?.environment, appAppleID: appAppleID))
         return settings
     }
 }

@@ -125,6 +125,9 @@ struct SignedDataSyntaxTests {
         #expect(!SignedDataInput.isSignedData(Array(#"{"receipt-data":"MIIA","signedPayload":"x"}"#.utf8)))
         #expect(!SignedDataInput.isSignedData(try fixture("sample.receipt")))
         #expect(!SignedDataInput.isSignedData(Array(try sampleBase64().utf8)))
+        #expect(!SignedDataInput.isSignedData(Array("  eyJhbGciOiJFUzI1NiJ9".utf8)))                    // no dot
+        #expect(!SignedDataInput.isSignedData(Array("e3b0c442  sample.receipt\n".utf8)))              // a checksum line
+        #expect(SignedDataInput.isSignedData(Array(" \n\(Self.header).\(Self.payload) x.\(Self.signature)\n".utf8)))
     }
 
     @Test func jsonBodiesAreStrictAndEveryTokenCounts() throws {

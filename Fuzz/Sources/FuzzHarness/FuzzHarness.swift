@@ -33,6 +33,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// (the indented layout's line feeds aside), and equal JSONEncoder's text for the strings
     /// with the invisible characters escaped.
     case json
+    /// StoreKit 2 signed data: bytes → a bare compact JWS or a JSON body of tokens →
+    /// base64url, header, `x5c`, the chain to Apple Root CA - G3, the payload and a
+    /// notification's nested tokens, with and without the chain cache (which must agree); every
+    /// inspection's JSON parses strictly, holds no control or format character raw, and stays
+    /// within 8 bytes per input byte + 64 KiB.
+    case token
 }
 
 /// Runs one input through one target and describes what happened.
@@ -45,6 +51,10 @@ public struct FuzzHarness: Sendable {
     let verifier: ReceiptVerifier
     /// The same anchor without a chain cache: the cache must never change a verdict.
     let uncachedVerifier: ReceiptVerifier
+    /// StoreKit 2 tokens under Apple Root CA - G3 (real tokens are the seeds), with and
+    /// without a chain cache.
+    let tokenVerifier = SignedDataVerifier(chainCacheCapacity: 4)
+    let uncachedTokenVerifier = SignedDataVerifier(chainCacheCapacity: 0)
 
     /// `testRoot` is TestReceipts/pki/test-root.der (DER or PEM).
     public init(testRoot: [UInt8]) throws {
@@ -102,6 +112,8 @@ public struct FuzzHarness: Sendable {
             return "exit\(result.exitStatus)"
         case .json:
             return Self.exerciseJSONWriter(bytes)
+        case .token:
+            return exerciseSignedData(bytes)
         case .input:
             Self.exerciseStrictJSON(bytes)
             var receiptBytes: [UInt8]?
@@ -245,6 +257,33 @@ public struct FuzzHarness: Sendable {
         } catch {
             fatalError("the rendering of a JSON value is refused (\(error)): \(text.prefix(200))")
         }
+    }
+
+    /// The `token` target: see ``FuzzTarget/token``. The outcome is each inspection's failure
+    /// code (or `ok`), joined by `,`.
+    private func exerciseSignedData(_ bytes: [UInt8]) -> String {
+        let inspections = tokenVerifier.inspectAll(bytes, options: .everything)
+        let uncached = uncachedTokenVerifier.inspectAll(bytes, options: .everything)
+        let outcome = inspections.map { $0.failure?.code.name ?? "ok" }.joined(separator: ",")
+        guard uncached.map({ $0.failure?.code.name ?? "ok" }).joined(separator: ",") == outcome,
+              uncached.map(\.verdict) == inspections.map(\.verdict) else {
+            fatalError("the chain cache changed a token's verdict")
+        }
+        var json = JSONWriter()
+        inspections.write(to: &json)
+        let text = json.finishString()
+        guard text.utf8.count <= 8 * bytes.count + 65_536 else {
+            fatalError("a token's JSON has \(text.utf8.count) bytes for \(bytes.count) bytes of input")
+        }
+        if let raw = text.unicodeScalars.first(where: { Self.isActive($0) }) {
+            fatalError("a token's JSON holds U+\(String(raw.value, radix: 16)) raw: \(text.debugDescription.prefix(300))")
+        }
+        do throws(ReceiptError) {
+            _ = try StrictJSON.parse(Array(text.utf8), maximumDepth: 2 * DecodingLimits.maximumTokenJSONDepth)
+        } catch {
+            fatalError("a token's JSON is not strict JSON (\(error)): \(text.prefix(300))")
+        }
+        return outcome
     }
 
     private static func verifyAndDecode(_ verifier: ReceiptVerifier, _ bytes: [UInt8]) -> Result<VerifiedReceipt, ReceiptError> {

@@ -9,18 +9,30 @@ public enum SignedDataInput {
         ("signedTransactions", .transaction), ("signedAppTransactionInfo", .appTransaction),
     ]
 
-    /// Whether `input` is signed data rather than an app receipt: a compact JWS (text with a dot,
-    /// which base64 never has) or a JSON body naming a token member and no `receipt-data`. Only a
-    /// router between the two pipelines; each reads its input strictly.
+    /// Whether `input` is signed data rather than an app receipt: a compact JWS (text starting
+    /// as a JSON header's base64url does, with a dot, which base64 never has) or a JSON body
+    /// naming a token member and no `receipt-data`. Only a router between the two pipelines;
+    /// each reads its input strictly, and either refuses what is neither (exit status 2).
     public static func isSignedData(_ input: [UInt8]) -> Bool {
         guard let first = input.first(where: { !Base64.isWhitespace($0) }) else { return false }
         if first == UInt8(ascii: "{") {
             return !input.contains(Array("\"receipt-data\"".utf8)) && members.contains { input.contains(Array("\"\($0.name)\"".utf8)) }
         }
-        // DER receipts start with a SEQUENCE; anything else with a dot in its first line is a token.
-        guard first != ASN1Tag.sequence else { return false }
-        let line = input.prefix { $0 != 0x0A }
-        return line.contains(UInt8(ascii: "."))
+        // A compact JWS's header is a JSON object, so its base64url starts with "e", and a dot
+        // ends it (base64 has none). Anything else is read as a receipt.
+        guard first == UInt8(ascii: "e") else { return false }
+        let text = input.drop { Base64.isWhitespace($0) }
+        guard let dot = text.firstIndex(of: UInt8(ascii: ".")) else { return false }
+        return text[..<dot].allSatisfy(isBase64Character)
+    }
+
+    /// Either base64 alphabet, padding included.
+    private static func isBase64Character(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="): true
+        default: false
+        }
     }
 }
 
