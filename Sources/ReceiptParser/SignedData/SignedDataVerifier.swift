@@ -71,6 +71,12 @@ public struct SignedDataVerifier: Sendable {
             if options.summarizesCertificates { inspection.certificates = CertificateSummary.summaries(of: header.certificates) }
             inspection.verification = .success(try verify(token, header: header, kind: kind, expecting: expectedKind))
         } catch {
+            // A date of another JSON type is a payload that cannot be read as its kind, as a
+            // field of another type is when the models decode it: unreadable, not unverified.
+            if error.code == .wrongValueType {
+                inspection.readError = error
+                return inspection
+            }
             inspection.verification = .failure(error)
             guard options.decodesUnverified else { return inspection }
         }
