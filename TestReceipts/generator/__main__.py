@@ -12,6 +12,8 @@ Written into the output folder (TestReceipts/ by default):
     pki/NAME.der       certificates (DER); NAME.pem as well for the trust roots
     receipts/...       the fixtures, plus SHA256SUMS
     hostile/...        hostile fixtures (forged certificates, bombs, hostile strings), plus SHA256SUMS
+    pki/jws-*          the StoreKit 2 JWS test PKI (EC keys, reused if present)
+    jws/...            StoreKit 2 JWS tokens and JSON bodies, SHA256SUMS and tokens.json (their outcomes)
     fixtures.json      every fixture's expected outcome, read by the Swift tests
     README.md          written from fixtures.json and the PKI
 """
@@ -29,6 +31,11 @@ from pathlib import Path
 from .fixture import Kit
 from .hostile_certificates import CERTIFICATES
 from .hostile_content import CONTENT
+from .jws_fixture import JWSKit
+from .jws_manifest import build_jws, jws_manifest
+from .jws_pki import build_jws_pki
+from .jws_readme import jws_section
+from .jws_selfcheck import jws_check
 from .manifest import manifest, manifest_json
 from .pki import build_pki
 from .readme import readme
@@ -37,6 +44,7 @@ from .selfcheck import openssl_check
 
 FOLDER = Path(__file__).resolve().parent.parent
 FIXTURES = [*RECEIPTS, *CERTIFICATES, *CONTENT]
+FOLDERS = ("receipts", "hostile", "jws")  # each with a SHA256SUMS of its fixtures
 
 
 def checksums(files: dict[str, bytes]) -> bytes:
@@ -48,13 +56,16 @@ def generate(out: Path) -> tuple[dict[str, bytes], Kit]:
     kit = Kit(build_pki(out / "pki"))
     files = {f.file: f.build(kit) for f in FIXTURES}
     assert all(len(data) < 1 << 20 for data in files.values()), "a fixture of a megabyte or more"
-    for folder in ("receipts", "hostile"):
+    jws_kit = JWSKit(build_jws_pki(out / "pki"))
+    files |= build_jws(jws_kit)
+    for folder in FOLDERS:
         prefix = folder + "/"
         sums = checksums({k.removeprefix(prefix): v for k, v in files.items() if k.startswith(prefix)})
         files[prefix + "SHA256SUMS"] = sums
-    data = manifest(FIXTURES)
+    data, jws_data = manifest(FIXTURES), jws_manifest()
     files["fixtures.json"] = manifest_json(data).encode()
-    files["README.md"] = readme(data, kit.pki).encode()
+    files["jws/tokens.json"] = manifest_json(jws_data).encode()
+    files["README.md"] = (readme(data, kit.pki) + jws_section(jws_data, jws_kit.pki)).encode()
     return files, kit
 
 
@@ -77,7 +88,7 @@ def check(committed: Path) -> int:
         produced = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
         differing = [p for p in produced if not (committed / p).is_file()
                      or not filecmp.cmp(out / p, committed / p, shallow=False)]
-        stale = [str(p.relative_to(committed)) for folder in ("receipts", "hostile")
+        stale = [str(p.relative_to(committed)) for folder in FOLDERS if (committed / folder).is_dir()
                  for p in (committed / folder).iterdir() if str(p.relative_to(committed)) not in produced]
     for p in differing:
         print(f"  differs: {p}")
@@ -104,7 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.no_check:
         return 0
     print("openssl self-check ...")
-    if not openssl_check(args.out, list(files), kit.sample_payload):
+    ok = openssl_check(args.out, list(files), kit.sample_payload)
+    print("JWS self-check ...")
+    ok &= jws_check(args.out)
+    if not ok:
         print("SELF-CHECK FAILED")
         return 1
     print("self-check passed")

@@ -56,18 +56,23 @@ def resigned(der: bytes, algorithm: bytes, signing_key: rsa.RSAPrivateKey,
     return seq(tbs, algorithm, bit_string(signing_key.sign(tbs, padding.PKCS1v15(), hash_algorithm())))
 
 
-def load_key(path: Path) -> rsa.RSAPrivateKey:
+def load_key(path: Path, key_type: type = rsa.RSAPrivateKey):
     key = serialization.load_pem_private_key(path.read_bytes(), password=None)
-    if not isinstance(key, rsa.RSAPrivateKey):
-        raise SystemExit(f"{path}: not an RSA key")
+    if not isinstance(key, key_type):
+        raise SystemExit(f"{path}: not a {key_type.__name__}")
     return key
 
 
-def load_or_create_key(pki_dir: Path, key_name: str) -> rsa.RSAPrivateKey:
+def new_rsa_key() -> rsa.RSAPrivateKey:
+    return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+def load_or_create_key(pki_dir: Path, key_name: str, generate=new_rsa_key, key_type: type = rsa.RSAPrivateKey):
+    """The key in pki/NAME.key.pem, or a new one from `generate` written there."""
     path = pki_dir / f"{key_name}.key.pem"
     if path.exists():
-        return load_key(path)
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        return load_key(path, key_type)
+    key = generate()
     path.write_bytes(key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
     print(f"  created new key {path}")

@@ -112,7 +112,8 @@ from the repository root with
 The generator is the package `generator/`, one module per concept: `der`,
 `oids`, `pki`, `payload`, `pkcs7`, `forgery`; `outcome` and `fixture` (how a
 fixture is declared); the fixtures in `receipts`, `hostile_certificates` and
-`hostile_content`; then `manifest`, `readme`, `selfcheck`. `generate.py` only
+`hostile_content`; then `manifest`, `readme`, `selfcheck`; the StoreKit 2
+JWS fixtures have `jws_*` modules of their own (last section). `generate.py` only
 runs it. The private keys in `pki/*.key.pem`
 are reused when present, and certificates have fixed names, serials and dates,
 so regenerating gives byte-identical files (RSA PKCS#1 v1.5 and the hostile

@@ -1,0 +1,255 @@
+"""The jws/ fixtures about what a token says: payloads of no kind or with a field of the wrong JSON
+type, notifications whose nested tokens fail or disagree with them, and the JSON bodies tokens
+arrive in (App Store Server Notifications, App Store Server API responses)."""
+
+from __future__ import annotations
+
+from .jsontext import Members, Raw, dumps, nested_arrays
+from .jws import join
+from .jws_fixture import JWSKit, TokenList
+from .jws_outcome import fails, ok
+from .jws_valid import DEPTH, nested_renewal, nested_transaction, rescind_consent, subscribed
+from .payload import BUNDLE_ID
+from .storekit2 import APP_APPLE_ID, DROP, SIGNED, app_transaction, notification, plain_renewal_info, \
+    plain_transaction, renewal_info, transaction
+
+PAYLOAD = TokenList("payload", "Payloads", "Validly signed tokens whose payload is of no kind, or holds a documented "
+                    "member with another JSON type than documented (the payload cannot be read as its kind).")
+NESTED = TokenList("nested", "Notifications and their nested tokens",
+                   "Validly signed notifications (SUBSCRIBED, data Sandbox) whose nested tokens fail, are of "
+                   "another kind, or disagree with the notification. Nested tokens are verified with the same rules, "
+                   "each at its own signedDate; the notification verifies only when all of them do.")
+BODIES = TokenList("bodies", "JSON bodies",
+                   "Bodies as Apple sends them: `{\"signedPayload\"}` (notifications), `signedTransactions` "
+                   "(transaction history), `signedTransactionInfo` / `signedRenewalInfo` (transaction info, subscription "
+                   "status), `signedAppTransactionInfo` (app transaction info). Every signed member is verified; the "
+                   "body verifies only when all do.")
+
+
+@PAYLOAD.token("no-kind.jws", "A payload with bundleId, environment and signedDate only (like the minimal fixtures "
+               "of Apple's library): no member names a kind.", None,
+               fails("wrongKind", "a payload of no known kind"))
+def no_kind(kit: JWSKit) -> str:
+    return kit.token({"bundleId": BUNDLE_ID, "environment": "Sandbox", "signedDate": SIGNED})
+
+
+def wrong_type(file: str, what: str, kind: str, payload):
+    @PAYLOAD.token(file, what, kind, fails("wrongValueType", "the reason names the member and the type found"))
+    def build(kit: JWSKit) -> str:
+        return kit.token(payload(kit))
+
+
+wrong_type("type-signed-date-string.jws", "A transaction whose signedDate is the string `\"1748779200000\"`.",
+           "transaction", lambda kit: plain_transaction(signedDate=str(SIGNED)))
+wrong_type("type-price-string.jws", "A transaction whose price is the string `\"9990\"`.", "transaction",
+           lambda kit: plain_transaction(price="9990"))
+wrong_type("type-bundle-id-number.jws", "A transaction whose bundleId is the number 42.", "transaction",
+           lambda kit: plain_transaction(bundleId=42))
+wrong_type("type-transaction-id-number.jws", "A transaction whose transactionId is the number 2000000000000201.",
+           "transaction", lambda kit: plain_transaction(transactionId=2000000000000201))
+wrong_type("type-is-upgraded-string.jws", "A transaction whose isUpgraded is the string `\"false\"`.", "transaction",
+           lambda kit: transaction(isUpgraded="false"))
+wrong_type("type-commitment-info-array.jws", "A transaction whose commitmentInfo is an array.", "transaction",
+           lambda kit: transaction(commitmentInfo=[]))
+wrong_type("type-auto-renew-status-string.jws", "A renewal info whose autoRenewStatus is the string `\"1\"`.",
+           "renewalInfo", lambda kit: renewal_info(autoRenewStatus="1"))
+wrong_type("type-receipt-creation-date-string.jws", "An AppTransaction whose receiptCreationDate is an RFC 3339 "
+           "string.", "appTransaction", lambda kit: app_transaction(receiptCreationDate="2025-06-01T11:58:00Z"))
+wrong_type("type-notification-data-string.jws", "A notification whose data is a string.", "notification",
+           lambda kit: notification("TEST", None, "data", "{}"))
+wrong_type("type-app-apple-id-string.jws", "A notification whose data.appAppleId is the string `\"1234567890\"`.",
+           "notification", lambda kit: subscribed(kit, data={"appAppleId": str(APP_APPLE_ID)}))
+wrong_type("type-nested-token-number.jws", "A notification whose data.signedTransactionInfo is the number 5.",
+           "notification", lambda kit: subscribed(kit, transaction_token=5))
+
+
+# --- notifications and their nested tokens
+
+def nested_case(file: str, what: str, error: str, payload, note: str = ""):
+    @NESTED.token(file, what, "notification", fails(error, note))
+    def build(kit: JWSKit) -> str:
+        return kit.token(payload(kit))
+
+
+def flipped(token: str) -> str:
+    h, p, s = token.split(".")
+    return join(h, p, s[:-2] + ("A" if s[-2] != "A" else "B") + s[-1])
+
+
+nested_case("nested-bad-signature.jws", "signedTransactionInfo's signature has one character changed.",
+            "signatureInvalid", lambda kit: subscribed(kit, transaction_token=flipped(nested_transaction(kit))))
+nested_case("nested-untrusted.jws", "signedTransactionInfo's x5c[2] is jws-root-twin (not the configured root).",
+            "untrustedChain", lambda kit: subscribed(kit, transaction_token=kit.token(
+                plain_transaction(), kit.header(("jws-leaf", "jws-intermediate", "jws-root-twin")))))
+nested_case("nested-expired.jws", "signedRenewalInfo signed 2027-01-01T00:00:00.001Z, after jws-leaf's notAfter; "
+            "the notification itself is signed 2025-06-01.", "certificateNotValidAtTime",
+            lambda kit: subscribed(kit, renewal_token=nested_renewal(kit, signedDate=1798761600001)),
+            "each nested token is judged at its own date")
+nested_case("nested-no-signed-date.jws", "signedTransactionInfo has no signedDate; the notification has one.",
+            "missingSignedDate",
+            lambda kit: subscribed(kit, transaction_token=kit.token(plain_transaction(signedDate=DROP))),
+            "a nested token does not borrow its notification's date")
+nested_case("nested-alg-none.jws", "signedTransactionInfo's header says alg `none` (its signature is a valid ES256 "
+            "one).", "unsupportedSignatureAlgorithm",
+            lambda kit: subscribed(kit, transaction_token=kit.token(plain_transaction(),
+                                                                    kit.header() | {"alg": "none"})))
+nested_case("nested-renewal-as-transaction.jws", "signedTransactionInfo holds a renewal info.", "wrongKind",
+            lambda kit: subscribed(kit, transaction_token=nested_renewal(kit)))
+nested_case("nested-transaction-as-renewal.jws", "signedRenewalInfo holds a transaction.", "wrongKind",
+            lambda kit: subscribed(kit, renewal_token=nested_transaction(kit)))
+nested_case("nested-notification-as-transaction.jws", "signedTransactionInfo holds another notification.",
+            "wrongKind", lambda kit: subscribed(kit, transaction_token=kit.token(subscribed(kit))))
+nested_case("nested-app-data-holds-transaction.jws", "appData.signedAppTransactionInfo holds a transaction.",
+            "wrongKind", lambda kit: rescind_consent(kit, nested_transaction(kit, environment="Production")))
+nested_case("nested-bundle-id-mismatch.jws", "signedTransactionInfo's bundleId is com.example.other; data's is the "
+            "sample's.", "appIdentityMismatch",
+            lambda kit: subscribed(kit, transaction_token=nested_transaction(kit, bundleId="com.example.other")))
+nested_case("nested-environment-mismatch.jws", "signedTransactionInfo says Production; data says Sandbox.",
+            "environmentMismatch",
+            lambda kit: subscribed(kit, transaction_token=nested_transaction(kit, environment="Production")))
+nested_case("nested-renewal-environment-mismatch.jws", "signedRenewalInfo says Production; data says Sandbox.",
+            "environmentMismatch",
+            lambda kit: subscribed(kit, renewal_token=nested_renewal(kit, environment="Production")))
+nested_case("nested-app-apple-id-mismatch.jws", "appData.appAppleId is 1234567890, its AppTransaction's 1234567891.",
+            "appIdentityMismatch",
+            lambda kit: rescind_consent(kit, kit.token(app_transaction(appAppleId=APP_APPLE_ID + 1))))
+nested_case("nested-app-environment-mismatch.jws", "appData.environment is Production, its AppTransaction's "
+            "receiptType Sandbox.", "environmentMismatch",
+            lambda kit: rescind_consent(kit, kit.token(app_transaction(receiptType="Sandbox"))))
+nested_case("nested-malformed.jws", "signedTransactionInfo is `abc.def`: two parts.", "malformedToken",
+            lambda kit: subscribed(kit, transaction_token="abc.def"),
+            "the nested token's own code and exit status (2): it cannot be read")
+nested_case("nested-duplicate-key.jws", "signedTransactionInfo's payload has bundleId twice (the sample's, then "
+            "com.example.other).", "duplicateKey",
+            lambda kit: subscribed(kit, transaction_token=kit.token(
+                Members([*plain_transaction().items(), ("bundleId", "com.example.other")]))),
+            "the nested token's own code and exit status (2)")
+
+
+# --- JSON bodies
+
+def body(file: str, what: str, kind: str, members: tuple, *cases):
+    return BODIES.token(file, what, kind, *cases, members=members)
+
+
+NOTIFICATION = (("signedPayload", "notification"),)
+HISTORY = (("signedTransactions[0]", "transaction"), ("signedTransactions[1]", "transaction"))
+STATUS = (("signedTransactionInfo", "transaction"), ("signedRenewalInfo", "renewalInfo"))
+
+
+def history(kit: JWSKit, second: str | None = None, **extra: object) -> dict:
+    """A Get Transaction History response: two transactions and the members around them."""
+    first = nested_transaction(kit)
+    second = second or nested_transaction(kit, transactionId="2000000000000203", webOrderLineItemId="2000000000000204")
+    return {"revision": "1748779200000_2000000000000203", "bundleId": BUNDLE_ID, "appAppleId": APP_APPLE_ID,
+            "environment": "Sandbox", "hasMore": False, "signedTransactions": [first, second], **extra}
+
+
+@body("body-signed-payload.json", "`{\"signedPayload\": ...}` holding notification-subscribed.jws's notification, "
+      "as Apple posts it.", "notification", NOTIFICATION, ok(),
+      ok("the checks pass", expect_bundle_id=BUNDLE_ID, expect_environment="Sandbox", expect_app_apple_id=APP_APPLE_ID))
+def body_signed_payload(kit: JWSKit) -> str:
+    return dumps({"signedPayload": kit.token(subscribed(kit))})
+
+
+@body("body-transaction-history.json", "A transaction history response: revision, bundleId, appAppleId, "
+      "environment, hasMore and signedTransactions with two transactions.", "transaction", HISTORY, ok(),
+      fails("appIdentityMismatch", "each transaction is checked", expect_bundle_id="com.example.other"))
+def body_history(kit: JWSKit) -> str:
+    return dumps(history(kit))
+
+
+@body("body-transaction-info.json", "`{\"signedTransactionInfo\": ...}` (Get Transaction Info).", "transaction",
+      (("signedTransactionInfo", "transaction"),), ok())
+def body_transaction_info(kit: JWSKit) -> str:
+    return dumps({"signedTransactionInfo": nested_transaction(kit)})
+
+
+@body("body-subscription-status.json", "A subscription status item: originalTransactionId, status, "
+      "signedTransactionInfo and signedRenewalInfo, both verified.", "transaction", STATUS, ok())
+def body_status(kit: JWSKit) -> str:
+    return dumps({"originalTransactionId": "2000000000000100", "status": 1,
+                      "signedTransactionInfo": nested_transaction(kit), "signedRenewalInfo": nested_renewal(kit)})
+
+
+@body("body-app-transaction-info.json", "`{\"signedAppTransactionInfo\": ...}` (Get App Transaction Info), "
+      "Production.", "appTransaction", (("signedAppTransactionInfo", "appTransaction"),), ok(),
+      ok("the checks pass", expect_app_apple_id=APP_APPLE_ID, expect_environment="Production"))
+def body_app_transaction(kit: JWSKit) -> str:
+    return dumps({"signedAppTransactionInfo": kit.token(app_transaction())})
+
+
+@body("body-duplicate-signed-payload.json", "`signedPayload` twice: notification-subscribed's notification, then "
+      "a TEST notification.", "notification", (("signedPayload", "notification"), ("signedPayload", "notification")),
+      fails("duplicateKey"))
+def body_duplicate(kit: JWSKit) -> str:
+    test = notification("TEST", None, "data", {"bundleId": BUNDLE_ID, "environment": "Sandbox"})
+    return dumps(Members([("signedPayload", kit.token(subscribed(kit))), ("signedPayload", kit.token(test))]))
+
+
+@body("body-duplicate-escaped.json", "`signedTransactionInfo` and `\"\\u0073ignedTransactionInfo\"`: the same member "
+      "twice.", "transaction", (("signedTransactionInfo", "transaction"), ("signedTransactionInfo", "transaction")),
+      fails("duplicateKey"))
+def body_duplicate_escaped(kit: JWSKit) -> str:
+    return dumps(Members([("signedTransactionInfo", nested_transaction(kit)),
+                              (Raw('"\\u0073ignedTransactionInfo"'), nested_transaction(kit, price=1))]))
+
+
+@body("body-duplicate-other-member.json", "A transaction history response with `revision` twice: a duplicate "
+      "anywhere in the body, not only in a signed member.", "transaction", HISTORY, fails("duplicateKey"))
+def body_duplicate_other(kit: JWSKit) -> str:
+    return dumps(Members([*history(kit).items(), ("revision", "again")]))
+
+
+@body("body-depth-65.json", f"`signedTransactionInfo` beside a member holding {DEPTH} nested arrays ({DEPTH + 1} "
+      "levels with the body).", "transaction", (("signedTransactionInfo", "transaction"),), fails("invalidJSON"))
+def body_depth(kit: JWSKit) -> str:
+    return dumps({"signedTransactionInfo": nested_transaction(kit), "deep": nested_arrays(DEPTH)})
+
+
+@body("body-one-bad-transaction.json", "A transaction history whose second transaction's signature has one character "
+      "changed.", "transaction", HISTORY, fails("signatureInvalid", "the body verifies only when every token does"))
+def body_one_bad(kit: JWSKit) -> str:
+    return dumps(history(kit, flipped(nested_transaction(kit, transactionId="2000000000000203"))))
+
+
+@body("body-one-malformed-transaction.json", "A transaction history whose second transaction is `abc.def`.",
+      "transaction", HISTORY, fails("malformedToken", "the token's own code and exit status (2)"))
+def body_one_malformed(kit: JWSKit) -> str:
+    return dumps(history(kit, "abc.def"))
+
+
+@body("body-renewal-in-transaction-info.json", "`signedTransactionInfo` holding a renewal info.", "transaction",
+      (("signedTransactionInfo", "renewalInfo"),), fails("wrongKind"))
+def body_renewal_as_transaction(kit: JWSKit) -> str:
+    return dumps({"signedTransactionInfo": nested_renewal(kit)})
+
+
+@body("body-transaction-in-renewal-info.json", "A subscription status item whose `signedRenewalInfo` holds a "
+      "transaction.", "transaction", (("signedTransactionInfo", "transaction"), ("signedRenewalInfo", "transaction")),
+      fails("wrongKind"))
+def body_transaction_as_renewal(kit: JWSKit) -> str:
+    return dumps({"originalTransactionId": "2000000000000100", "status": 1,
+                      "signedTransactionInfo": nested_transaction(kit), "signedRenewalInfo": nested_transaction(kit)})
+
+
+@body("body-transaction-in-signed-payload.json", "`{\"signedPayload\": ...}` holding a transaction.", "notification",
+      (("signedPayload", "transaction"),), fails("wrongKind"))
+def body_transaction_as_notification(kit: JWSKit) -> str:
+    return dumps({"signedPayload": nested_transaction(kit)})
+
+
+@body("body-transaction-in-app-transaction-info.json", "`signedAppTransactionInfo` holding a transaction.",
+      "appTransaction", (("signedAppTransactionInfo", "transaction"),), fails("wrongKind"))
+def body_transaction_as_app(kit: JWSKit) -> str:
+    return dumps({"signedAppTransactionInfo": nested_transaction(kit)})
+
+
+@body("body-status-environment-mismatch.json", "A subscription status item whose renewal info says Production, its "
+      "transaction Sandbox.", "transaction", STATUS,
+      fails("environmentMismatch", "the environment expected is checked on each token", expect_environment="Sandbox"))
+def body_status_mismatch(kit: JWSKit) -> str:
+    return dumps({"originalTransactionId": "2000000000000100", "status": 1,
+                      "signedTransactionInfo": nested_transaction(kit),
+                      "signedRenewalInfo": kit.token(plain_renewal_info(environment="Production"))})
+

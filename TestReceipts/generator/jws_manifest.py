@@ -1,0 +1,36 @@
+"""jws/tokens.json: one entry per case (a file and the options of one run), for the Swift tests
+and the README.
+
+    [{"file": "transaction.jws", "description": ..., "input": "token", "kind": "transaction",
+      "options": {"expect_bundle_id": ...}, "exit_status": 1, "error": "appIdentityMismatch",
+      "other_errors": [...], "decoded": {...}, "note": ...}, ...]
+
+(see README.md, "StoreKit 2 JWS fixtures").
+"""
+
+from __future__ import annotations
+
+from .jws_content import BODIES, NESTED, PAYLOAD
+from .jws_fixture import JWSKit, TokenFile
+from .jws_syntax import SYNTAX
+from .jws_trust import CHAIN, HEADER, SIGNATURE, TIME
+from .jws_valid import VALID
+
+GROUPS = [VALID, SYNTAX, HEADER, CHAIN, SIGNATURE, TIME, PAYLOAD, NESTED, BODIES]
+FOLDER = "jws"
+
+
+def token_files() -> list[TokenFile]:
+    files = [f for group in GROUPS for f in group]
+    names = [f.file for f in files]
+    assert len(names) == len(set(names)), "a jws/ file declared twice"
+    return files
+
+
+def build_jws(kit: JWSKit) -> dict[str, bytes]:
+    """Every jws/ fixture by path under the output folder."""
+    return {f"{FOLDER}/{f.file}": f.content(kit) for f in token_files()}
+
+
+def jws_manifest() -> list[dict]:
+    return [entry for f in token_files() for entry in f.entries()]
