@@ -51,8 +51,11 @@ struct CompactJWS {
         try object(try part(text, name), name)
     }
 
-    /// A part's JSON, which must be one object. StrictJSON refuses text that is not UTF-8.
+    /// A part's JSON, which must be UTF-8 text of one object.
     private static func object(_ bytes: [UInt8], _ name: String) throws(ReceiptError) -> StrictJSON.Value {
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw ReceiptError(.malformedToken, "the \(name) is not UTF-8 text")
+        }
         let value: StrictJSON.Value
         do throws(ReceiptError) {
             value = try StrictJSON.parse(bytes, maximumDepth: DecodingLimits.maximumTokenJSONDepth)

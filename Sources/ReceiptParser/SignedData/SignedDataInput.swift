@@ -18,12 +18,14 @@ public enum SignedDataInput {
         if first == UInt8(ascii: "{") {
             return !input.contains(Array("\"receipt-data\"".utf8)) && members.contains { input.contains(Array("\"\($0.name)\"".utf8)) }
         }
-        // A compact JWS's header is a JSON object, so its base64url starts with "e", and a dot
-        // ends it (base64 has none). Anything else is read as a receipt.
-        guard first == UInt8(ascii: "e") else { return false }
+        // A compact JWS starts as a JSON object's base64url does ("ey" for `{"`, "ew" for `{`
+        // and a line break: no base64 receipt and no hexadecimal does) and has a dot; or it is
+        // base64 text with exactly two dots. Anything else is read as a receipt.
         let text = input.drop { Base64.isWhitespace($0) }
-        guard let dot = text.firstIndex(of: UInt8(ascii: ".")) else { return false }
-        return text[..<dot].allSatisfy(isBase64Character)
+        let dot = UInt8(ascii: ".")
+        if text.starts(with: Array("ey".utf8)) || text.starts(with: Array("ew".utf8)) { return text.contains(dot) }
+        guard text.allSatisfy({ isBase64Character($0) || $0 == dot || Base64.isWhitespace($0) }) else { return false }
+        return text.lazy.filter { $0 == dot }.count == 2
     }
 
     /// Either base64 alphabet, padding included.
@@ -63,7 +65,7 @@ extension SignedDataVerifier {
             if member.name == "signedTransactions" {
                 guard case .array(let elements) = value else {
                     inspections.append(SignedDataInspection(member: member.name, expectedKind: member.kind, readError:
-                        ReceiptError(.malformedToken, "\(member.name) is \(value.typeName), not an array of tokens")))
+                        ReceiptError(.wrongValueType, "\(member.name) is \(value.typeName), not an array of tokens")))
                     continue
                 }
                 tokens = elements.enumerated().map { ("\(member.name)[\($0.offset)]", $0.element) }
@@ -73,7 +75,7 @@ extension SignedDataVerifier {
             for (path, token) in tokens {
                 guard case .string(let text) = token else {
                     inspections.append(SignedDataInspection(member: path, expectedKind: member.kind, readError:
-                        ReceiptError(.malformedToken, "\(path) is \(token.typeName), not a token")))
+                        ReceiptError(.wrongValueType, "\(path) is \(token.typeName), not a token")))
                     continue
                 }
                 inspections.append(inspect(Array(text.utf8), member: path, expecting: member.kind, options: options))

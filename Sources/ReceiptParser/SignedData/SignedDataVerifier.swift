@@ -158,7 +158,7 @@ public struct SignedDataVerifier: Sendable {
             let path = "\(member.container).\(member.name)"
             guard case .string(let text) = value else {
                 inspection.nested.append(SignedDataInspection(member: path, expectedKind: member.kind, readError:
-                    ReceiptError(.malformedToken, "\(path) is \(value.typeName), not a token")))
+                    ReceiptError(.wrongValueType, "\(path) is \(value.typeName), not a token")))
                 continue
             }
             var nested = inspect(Array(text.utf8), member: path, expecting: member.kind,
@@ -174,7 +174,13 @@ public struct SignedDataVerifier: Sendable {
         guard case .success? = inspection.verification,
               let failed = inspection.nested.first(where: { $0.failure != nil }), let error = failed.failure
         else { return }
-        inspection.verification = .failure(ReceiptError(error.code, "\(failed.member ?? "a nested token"): \(error.reason)"))
+        // The notification fails as its nested token does: unreadable when that one is.
+        let prefixed = ReceiptError(error.code, "\(failed.member ?? "a nested token"): \(error.reason)")
+        if failed.readError != nil {
+            inspection.readError = prefixed
+        } else {
+            inspection.verification = .failure(prefixed)
+        }
     }
 }
 

@@ -50,7 +50,8 @@ struct ChainBuilder {
         // Each distinct candidate is tried once; byte-identical copies are not tried again.
         var intermediate: Certificate?
         var tried: [ByteString] = []
-        for candidate in certificates where candidate !== signer && mayHaveIssued(signer, candidate) {
+        // The anchor is never an intermediate: a signer the root issued directly has no WWDR link.
+        for candidate in certificates where candidate !== signer && !anchor.isRoot(candidate.der) && mayHaveIssued(signer, candidate) {
             guard !tried.contains(candidate.der) else { continue }
             tried.append(candidate.der)
             if try isIssued(signer, by: candidate, role: "the issuer candidate", budget: &budget) {
