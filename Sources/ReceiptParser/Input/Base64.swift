@@ -36,17 +36,7 @@ enum Base64 {
                     // Whole groups of four alphabet characters, the bulk of any receipt, four
                     // at a time; whitespace, padding and anything else take the byte loop below.
                     if count == 0, padding == 0 {
-                        while index + 4 <= text.count {
-                            let a = table[Int(text[index])], b = table[Int(text[index + 1])]
-                            let c = table[Int(text[index + 2])], d = table[Int(text[index + 3])]
-                            guard a | b | c | d >= 0 else { break }
-                            let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                            output[written] = UInt8(truncatingIfNeeded: group >> 16)
-                            output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
-                            output[written + 2] = UInt8(truncatingIfNeeded: group)
-                            written += 3
-                            index += 4
-                        }
+                        decodeGroups(text, upTo: text.count, at: &index, table, into: output, at: &written)
                         guard index < text.count else { break }
                     }
                     let byte = text[index]
@@ -87,6 +77,25 @@ enum Base64 {
                 initialized = valid ? written : 0
             }
             return valid ? output : nil
+        }
+    }
+
+    /// Decodes whole groups of four characters of `table`'s alphabet from `text[index..<end]`,
+    /// three bytes each, and stops before the first group holding another character (or fewer
+    /// than four left). Shared by this reader and the strict JWS one.
+    @inline(__always)
+    static func decodeGroups(_ text: UnsafeBufferPointer<UInt8>, upTo end: Int, at index: inout Int,
+                             _ table: UnsafeBufferPointer<Int8>, into output: UnsafeMutableBufferPointer<UInt8>, at written: inout Int) {
+        while index + 4 <= end {
+            let a = table[Int(text[index])], b = table[Int(text[index + 1])]
+            let c = table[Int(text[index + 2])], d = table[Int(text[index + 3])]
+            guard a | b | c | d >= 0 else { return }
+            let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+            output[written] = UInt8(truncatingIfNeeded: group >> 16)
+            output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+            output[written + 2] = UInt8(truncatingIfNeeded: group)
+            written += 3
+            index += 4
         }
     }
 }

@@ -38,18 +38,10 @@ enum JWSBase64 {
             let output = [UInt8](unsafeUninitializedCapacity: count / 4 * 3 + 2) { output, written in
                 var index = 0
                 written = 0
-                while index + 4 <= count {
-                    let a = table[Int(text[index])], b = table[Int(text[index + 1])]
-                    let c = table[Int(text[index + 2])], d = table[Int(text[index + 3])]
-                    guard (a | b | c | d) >= 0 else { valid = false; return }
-                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    output[written] = UInt8(truncatingIfNeeded: group >> 16)
-                    output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
-                    output[written + 2] = UInt8(truncatingIfNeeded: group)
-                    written += 3
-                    index += 4
-                }
+                Base64.decodeGroups(text, upTo: count, at: &index, table, into: output, at: &written)
                 let rest = count - index
+                // A group left whole holds a character outside the alphabet.
+                guard rest < 4 else { valid = false; return }
                 guard rest > 0 else { return }
                 var group: UInt32 = 0
                 for offset in 0..<rest {
