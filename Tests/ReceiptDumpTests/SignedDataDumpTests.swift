@@ -94,6 +94,7 @@ struct SignedDataDumpTests {
         let mixed = try tool.run("--format", "summary", "--jsonl", lines.path)
         #expect(mixed.output.split(separator: "\n").count == 2)
         #expect(mixed.output.contains("\tverified\tcom.loki-project.loki-messenger"))
+        #expect(mixed.errors.contains("Totals: 1 receipt and 1 token, "))
     }
 
     @Test func creditedListsReconcileTransactionTokens() throws {
