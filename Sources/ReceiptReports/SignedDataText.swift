@@ -99,8 +99,8 @@ package struct SignedDataText {
             if Self.tokenMembers.contains(key) { return "(a token of \(text.utf8.count) bytes, verified below)" }
             return "\"" + DisplayText.escape(text, limit: DisplayText.fieldLimit) + "\""
         case .number(let text):
-            if key.hasSuffix("Date"), let milliseconds = Double(text), milliseconds.isFinite, abs(milliseconds) < 253_402_300_800_000 {
-                return RFC3339.string(from: Date(timeIntervalSince1970: milliseconds / 1000)) + " (\(text))"
+            if key.hasSuffix("Date"), let date = UnixMilliseconds.date(from: text) {
+                return RFC3339.string(from: date) + " (\(DisplayText.escape(text, limit: DisplayText.fieldLimit)))"
             }
             if Self.moneyMembers.contains(key), let amount = Self.amount(milliunits: text) {
                 return amount + (currency.map { " " + DisplayText.escape($0, limit: DisplayText.cellLimit) } ?? "") + " (\(text) milliunits)"

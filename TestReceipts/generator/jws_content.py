@@ -59,6 +59,15 @@ wrong_type("type-notification-data-string.jws", "A notification whose data is a 
            lambda kit: notification("TEST", None, "data", "{}"))
 wrong_type("type-app-apple-id-string.jws", "A notification whose data.appAppleId is the string `\"1234567890\"`.",
            "notification", lambda kit: subscribed(kit, data={"appAppleId": str(APP_APPLE_ID)}))
+wrong_type("type-signed-date-huge.jws", "A transaction whose signedDate is `1e300`, a number no calendar reaches.",
+           "transaction", lambda kit: plain_transaction(signedDate=Raw("1e300")))
+wrong_type("type-expires-date-year-10000.jws", "A transaction whose expiresDate is in the year 10000 "
+           "(253402300800000 ms), beyond what RFC 3339 can write.", "transaction",
+           lambda kit: transaction(expiresDate=253402300800000))
+wrong_type("type-price-fraction.jws", "A transaction whose price is `9990.5` milliunits, not an integer.",
+           "transaction", lambda kit: plain_transaction(price=Raw("9990.5")))
+wrong_type("type-quantity-overflow.jws", "A transaction whose quantity is 4294967296, beyond Int32.",
+           "transaction", lambda kit: plain_transaction(quantity=4294967296))
 wrong_type("type-nested-token-number.jws", "A notification whose data.signedTransactionInfo is the number 5.",
            "notification", lambda kit: subscribed(kit, transaction_token=5))
 

@@ -143,6 +143,20 @@ TYPES = {
 BODY_MEMBERS = ("data", "summary", "externalPurchaseToken", "appData")
 
 
+INT32 = {"quantity", "offerType", "revocationReason", "revocationPercentage", "expirationIntent",
+         "autoRenewStatus", "priceIncreaseStatus", "status"}
+# Milliseconds from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z: instants RFC 3339 can write.
+READABLE_MS = (Decimal(-62_167_219_200_000), Decimal(253_402_300_799_000))
+
+
+def number_fits(key: str, value: Decimal) -> bool:
+    """Dates (a fraction of a millisecond allowed) in the years 0000-9999; Int32 and Int64 fields whole."""
+    if key.endswith("Date"):
+        return READABLE_MS[0] <= value <= READABLE_MS[1]
+    bits = 31 if key in INT32 else 63
+    return value == value.to_integral_value() and -(2 ** bits) <= value < 2 ** bits
+
+
 def check_types(obj: dict, kind: str) -> None:
     for key, expected in TYPES[kind].items():
         value = obj.get(key)
@@ -152,6 +166,8 @@ def check_types(obj: dict, kind: str) -> None:
             else isinstance(value, expected)
         if not fits:
             raise Unreadable("wrongValueType", f"{key} is {type(value).__name__}")
+        if expected == NUM and not number_fits(key, Decimal(value)):
+            raise Unreadable("wrongValueType", f"{key} is {value}, out of its range")
     if kind == "notification":
         for member in BODY_MEMBERS:
             if isinstance(obj.get(member), dict):
@@ -607,6 +623,10 @@ PROBES = {
                                                         .encode(), 1)) == ["bundleId"],
     "type-signed-date-string.jws": lambda d: isinstance(pl(d)["signedDate"], str),
     "type-price-string.jws": lambda d: isinstance(pl(d)["price"], str),
+    "type-signed-date-huge.jws": lambda d: pl(d)["signedDate"] > READABLE_MS[1],
+    "type-expires-date-year-10000.jws": lambda d: pl(d)["expiresDate"] > READABLE_MS[1],
+    "type-price-fraction.jws": lambda d: pl(d)["price"] != int(pl(d)["price"]),
+    "type-quantity-overflow.jws": lambda d: pl(d)["quantity"] >= 2 ** 31,
     "type-bundle-id-number.jws": lambda d: pl(d)["bundleId"] == 42,
     "type-transaction-id-number.jws": lambda d: isinstance(pl(d)["transactionId"], int),
     "type-is-upgraded-string.jws": lambda d: pl(d)["isUpgraded"] == "false",

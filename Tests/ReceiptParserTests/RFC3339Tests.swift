@@ -96,4 +96,19 @@ extension RFC3339Tests {
         }
         #expect(RFC3339.string(from: RFC3339.date(from: "0000-01-01T00:00:00Z")!) == "0000-01-01T00:00:00Z")
     }
+
+    /// StoreKit 2's milliseconds are read in the same years, and a Date from elsewhere beyond
+    /// any calendar is written (bounded) instead of trapping.
+    @Test func millisecondsAreReadOnlyWithinTheYearsWritten() throws {
+        #expect(UnixMilliseconds.date(from: "1e300") == nil)
+        #expect(UnixMilliseconds.date(from: "253402300800000") == nil)  // 10000-01-01
+        #expect(UnixMilliseconds.date(from: "-62167219200001") == nil)  // before 0000
+        #expect(UnixMilliseconds.date(from: "nan") == nil)
+        let edge = try #require(UnixMilliseconds.date(from: "253402300799000"))
+        #expect(RFC3339.string(from: edge) == "9999-12-31T23:59:59Z")
+        #expect(UnixMilliseconds.date(from: "1760592122788.25").map(RFC3339.string(from:)) == "2025-10-16T05:22:02.788Z")
+        for wild in [1e300, -1e300, .infinity, .nan] {
+            #expect(RFC3339.string(from: Date(timeIntervalSince1970: wild)).utf8.count <= RFC3339.maximumUTF8Count)
+        }
+    }
 }

@@ -136,10 +136,10 @@ public struct SignedDataVerifier: Sendable {
         case nil, .null?:
             throw ReceiptError(.missingSignedDate, "the payload has no \(field) and no validation time was given")
         case .number(let text)?:
-            guard let milliseconds = Double(text), milliseconds.isFinite else {
-                throw ReceiptError(.wrongValueType, "\(field) is not a number of milliseconds")
+            guard let date = UnixMilliseconds.date(from: text) else {
+                throw ReceiptError(.wrongValueType, "\(field) is not a number of milliseconds in the years 0000 to 9999")
             }
-            return Date(timeIntervalSince1970: milliseconds / 1000)
+            return date
         case let other?:
             throw ReceiptError(.wrongValueType, "\(field) is \(other.typeName); a number of milliseconds is required")
         }

@@ -29,7 +29,11 @@ public enum RFC3339 {
     /// ``string(from:)``'s text in ASCII at `destination`; returns the length.
     static func write(_ date: Date, into destination: UnsafeMutablePointer<UInt8>) -> Int {
         // Round once, to whole milliseconds, so a fraction like .9996 carries into the second.
-        let total = Int((date.timeIntervalSince1970 * 1000).rounded())
+        // A Date made elsewhere (a caller's, a Codable one) may lie beyond any calendar: clamp
+        // it to about ±285 000 years so it is written, wrongly but boundedly, instead of trapping.
+        let limit = 9.0e15
+        let scaled = date.timeIntervalSince1970 * 1000
+        let total = Int(scaled.isNaN ? 0 : min(max(scaled, -limit), limit).rounded())
         let whole = total >= 0 ? total / 1000 : (total - 999) / 1000
         let milliseconds = total - whole * 1000
         var length = CivilTime(secondsSince1970: whole).write(separator: UInt8(ascii: "T"), into: destination)
