@@ -49,10 +49,10 @@ public struct ExternalPurchaseToken: Sendable, Hashable, Codable, JSONWritable {
 
 extension ExternalPurchaseToken: SignedPayloadObject {
     init(fields: inout PayloadFields) throws(ReceiptError) {
-        appAppleId = try fields.int64("appAppleId")
-        bundleId = try fields.string("bundleId")
         externalPurchaseId = try fields.string("externalPurchaseId")
         tokenCreationDate = try fields.date("tokenCreationDate")
+        appAppleId = try fields.int64("appAppleId")
+        bundleId = try fields.string("bundleId")
         unknownFields = fields.unknownFields
     }
 }

@@ -61,14 +61,14 @@ public struct NotificationData: Sendable, Hashable, Codable, JSONWritable {
 
 extension NotificationData: SignedPayloadObject {
     init(fields: inout PayloadFields) throws(ReceiptError) {
+        environment = try fields.string("environment")
         appAppleId = try fields.int64("appAppleId")
         bundleId = try fields.string("bundleId")
         bundleVersion = try fields.string("bundleVersion")
-        consumptionRequestReason = try fields.value("consumptionRequestReason")
-        environment = try fields.string("environment")
-        signedRenewalInfo = try fields.string("signedRenewalInfo")
         signedTransactionInfo = try fields.string("signedTransactionInfo")
+        signedRenewalInfo = try fields.string("signedRenewalInfo")
         status = try fields.value("status")
+        consumptionRequestReason = try fields.value("consumptionRequestReason")
         unknownFields = fields.unknownFields
     }
 }

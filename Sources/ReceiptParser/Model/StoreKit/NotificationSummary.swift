@@ -61,14 +61,14 @@ public struct NotificationSummary: Sendable, Hashable, Codable, JSONWritable {
 
 extension NotificationSummary: SignedPayloadObject {
     init(fields: inout PayloadFields) throws(ReceiptError) {
+        environment = try fields.string("environment")
         appAppleId = try fields.int64("appAppleId")
         bundleId = try fields.string("bundleId")
-        environment = try fields.string("environment")
-        failedCount = try fields.int64("failedCount")
         productId = try fields.string("productId")
         requestIdentifier = try fields.string("requestIdentifier")
         storefrontCountryCodes = try fields.strings("storefrontCountryCodes")
         succeededCount = try fields.int64("succeededCount")
+        failedCount = try fields.int64("failedCount")
         unknownFields = fields.unknownFields
     }
 }

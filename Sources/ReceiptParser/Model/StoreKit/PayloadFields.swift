@@ -22,6 +22,8 @@ struct PayloadFields {
 
     private let members: [(key: String, value: StrictJSON.Value)]
     private var used: [Bool]
+    /// Where the next field is looked for first.
+    private var next = 0
     /// Before each key in reasons: empty at the top, `data.` inside `data`.
     private let path: String
     private let dateForm: DateForm
@@ -44,9 +46,23 @@ struct PayloadFields {
         members.indices.filter { !used[$0] }.map { StrictJSON.Member(key: members[$0].key, value: members[$0].value) }
     }
 
-    /// The value of `key`, marked as read; nil when absent or null.
+    /// The value of `key`, marked as read; nil when absent or null. Keys compare byte for byte
+    /// (String's `==` would take a Kelvin sign for a `K`). The models read fields in the order
+    /// Apple writes them, so the member after the last one found is tried first.
     private mutating func take(_ key: String) -> StrictJSON.Value? {
-        guard let index = members.firstIndex(where: { $0.key.utf8.elementsEqual(key.utf8) }) else { return nil }
+        let count = key.utf8.count
+        func matches(_ index: Int) -> Bool {
+            members[index].key.utf8.count == count && members[index].key.utf8.elementsEqual(key.utf8)
+        }
+        let index: Int
+        if next < members.count, matches(next) {
+            index = next
+        } else if let found = members.indices.first(where: matches) {
+            index = found
+        } else {
+            return nil
+        }
+        next = index + 1
         used[index] = true
         if case .null = members[index].value { return nil }
         return members[index].value

@@ -72,15 +72,15 @@ public struct ServerNotification: Sendable, Hashable, Codable, JSONWritable {
 
 extension ServerNotification: SignedPayloadObject {
     init(fields: inout PayloadFields) throws(ReceiptError) {
-        appData = try fields.object("appData")
-        data = try fields.object("data")
-        externalPurchaseToken = try fields.object("externalPurchaseToken")
         notificationType = try fields.value("notificationType")
-        notificationUUID = try fields.string("notificationUUID")
-        signedDate = try fields.date("signedDate")
         subtype = try fields.value("subtype")
+        notificationUUID = try fields.string("notificationUUID")
+        data = try fields.object("data")
         summary = try fields.object("summary")
+        externalPurchaseToken = try fields.object("externalPurchaseToken")
+        appData = try fields.object("appData")
         version = try fields.string("version")
+        signedDate = try fields.date("signedDate")
         unknownFields = fields.unknownFields
     }
 }

@@ -82,19 +82,19 @@ public struct SignedAppTransaction: Sendable, Hashable, Codable, JSONWritable {
 
 extension SignedAppTransaction: SignedPayloadObject {
     init(fields: inout PayloadFields) throws(ReceiptError) {
+        receiptType = try fields.string("receiptType")
         appAppleId = try fields.int64("appAppleId")
-        appTransactionId = try fields.string("appTransactionId")
-        applicationVersion = try fields.string("applicationVersion")
         bundleId = try fields.string("bundleId")
+        applicationVersion = try fields.string("applicationVersion")
+        versionExternalIdentifier = try fields.int64("versionExternalIdentifier")
+        receiptCreationDate = try fields.date("receiptCreationDate")
+        originalPurchaseDate = try fields.date("originalPurchaseDate")
+        originalApplicationVersion = try fields.string("originalApplicationVersion")
         deviceVerification = try fields.string("deviceVerification")
         deviceVerificationNonce = try fields.string("deviceVerificationNonce")
-        originalApplicationVersion = try fields.string("originalApplicationVersion")
-        originalPlatform = try fields.value("originalPlatform")
-        originalPurchaseDate = try fields.date("originalPurchaseDate")
         preorderDate = try fields.date("preorderDate")
-        receiptCreationDate = try fields.date("receiptCreationDate")
-        receiptType = try fields.string("receiptType")
-        versionExternalIdentifier = try fields.int64("versionExternalIdentifier")
+        appTransactionId = try fields.string("appTransactionId")
+        originalPlatform = try fields.value("originalPlatform")
         unknownFields = fields.unknownFields
     }
 }
