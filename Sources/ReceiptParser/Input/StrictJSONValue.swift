@@ -1,7 +1,7 @@
 extension StrictJSON {
     /// A JSON value as ``StrictJSON/parse(_:)`` read it: object members in the order written,
     /// numbers as their text (so no precision is lost or invented).
-    public indirect enum Value: Sendable, Equatable {
+    public indirect enum Value: Sendable, Hashable {
         /// An object's members, in order; keys are unique.
         case object([(key: String, value: Value)])
         /// An array's elements.
@@ -36,11 +36,65 @@ extension StrictJSON {
             }
         }
 
+        /// Hashes what ``==`` compares (strings and keys by their bytes).
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .object(let members):
+                hasher.combine(0)
+                hasher.combine(members.count)
+                for member in members {
+                    hasher.combine(member.key.utf8.count)
+                    for byte in member.key.utf8 { hasher.combine(byte) }
+                    member.value.hash(into: &hasher)
+                }
+            case .array(let elements):
+                hasher.combine(1)
+                hasher.combine(elements)
+            case .string(let value):
+                hasher.combine(2)
+                hasher.combine(value.utf8.count)
+                for byte in value.utf8 { hasher.combine(byte) }
+            case .number(let text):
+                hasher.combine(3)
+                hasher.combine(text)
+            case .bool(let value):
+                hasher.combine(4)
+                hasher.combine(value)
+            case .null:
+                hasher.combine(5)
+            }
+        }
+
         /// Compact JSON text that ``StrictJSON/parse(_:)`` reads back to an equal value.
         public func rendered() -> String {
             var json = JSONWriter()
             write(to: &json)
             return json.finishString()
+        }
+    }
+}
+
+extension StrictJSON {
+    /// One member of an object, as signed: its key and value. The payload models keep the
+    /// members they do not know as a list of these, in order.
+    public struct Member: Sendable, Hashable {
+        /// The key, escapes undone.
+        public var key: String
+        /// The value, as read.
+        public var value: Value
+
+        public init(key: String, value: Value) {
+            self.key = key
+            self.value = value
+        }
+
+        /// Equal when keys are equal byte for byte and values are equal.
+        public static func == (lhs: Member, rhs: Member) -> Bool {
+            lhs.key.utf8.elementsEqual(rhs.key.utf8) && lhs.value == rhs.value
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(Value.object([(key, value)]))
         }
     }
 }

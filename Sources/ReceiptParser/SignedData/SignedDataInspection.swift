@@ -16,6 +16,9 @@ public struct SignedDataInspection: Sendable {
     /// The payload, as signed (members in order), when readable and verified, or when the
     /// options decode unverified data.
     public internal(set) var payload: StrictJSON.Value?
+    /// The payload read as its kind (``SignedTransaction``, ...), whenever ``payload`` is there
+    /// and its kind is known.
+    public internal(set) var decoded: SignedPayload?
     /// The expectations' checks, when verified.
     public internal(set) var checks: [SignedDataCheck] = []
     /// A notification's nested tokens, each inspected by the same rules.

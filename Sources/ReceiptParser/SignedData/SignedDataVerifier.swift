@@ -66,6 +66,17 @@ public struct SignedDataVerifier: Sendable {
         // Apple's payloads always carry their kind's members, so another kind is still refused.
         let kind = SignedDataKind.detect(payload: token.payloadValue) ?? expectedKind
         inspection.kind = kind
+        // The payload read as its kind: a documented field of another JSON type makes the data
+        // unreadable (exit 2), before any certificate is looked at.
+        var decoded: SignedPayload?
+        if let kind {
+            do {
+                decoded = try SignedPayload(kind: kind, payload: token.payloadValue)
+            } catch {
+                inspection.readError = error
+                return inspection
+            }
+        }
         do {
             let header = try JWSHeader(token.header)
             if options.summarizesCertificates { inspection.certificates = CertificateSummary.summaries(of: header.certificates) }
@@ -81,6 +92,7 @@ public struct SignedDataVerifier: Sendable {
             guard options.decodesUnverified else { return inspection }
         }
         inspection.payload = token.payloadValue
+        inspection.decoded = decoded
         guard let kind else { return inspection }
         let identity = SignedDataIdentity(token.payloadValue, kind: kind)
         if case .success? = inspection.verification {

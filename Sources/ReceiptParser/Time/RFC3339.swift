@@ -27,7 +27,10 @@ public enum RFC3339 {
     static let maximumUTF8Count = CivilTime.maximumUTF8Count + 5
 
     /// ``string(from:)``'s text in ASCII at `destination`; returns the length.
-    static func write(_ date: Date, into destination: UnsafeMutablePointer<UInt8>) -> Int {
+    ///
+    /// - Parameter alwaysMilliseconds: writes `.000` too (StoreKit 2 dates are milliseconds:
+    ///   every one is shown with them).
+    static func write(_ date: Date, alwaysMilliseconds: Bool = false, into destination: UnsafeMutablePointer<UInt8>) -> Int {
         // Round once, to whole milliseconds, so a fraction like .9996 carries into the second.
         // A Date made elsewhere (a caller's, a Codable one) may lie beyond any calendar: clamp
         // it to about ±285 000 years so it is written, wrongly but boundedly, instead of trapping.
@@ -37,7 +40,7 @@ public enum RFC3339 {
         let whole = total >= 0 ? total / 1000 : (total - 999) / 1000
         let milliseconds = total - whole * 1000
         var length = CivilTime(secondsSince1970: whole).write(separator: UInt8(ascii: "T"), into: destination)
-        if milliseconds > 0 {
+        if milliseconds > 0 || alwaysMilliseconds {
             destination[length] = UInt8(ascii: ".")
             length += 1 + CivilTime.write(milliseconds, width: 3, into: destination + length + 1)
         }

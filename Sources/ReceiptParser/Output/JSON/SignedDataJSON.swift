@@ -3,7 +3,7 @@
 
 extension SignedDataInspection: JSONWritable {
     /// `member`, `kind`, `verdict`, `error` {code, reason}, `verification`, `checks`,
-    /// `payload`, `nested`; absent members are left out.
+    /// `payload` (typed when the kind is known), `nested`; absent members are left out.
     public func write(to json: inout JSONWriter) {
         json.beginObject()
         json.member("member", member)
@@ -18,7 +18,13 @@ extension SignedDataInspection: JSONWritable {
         }
         if case .success(let report)? = verification { json.member("verification", report) }
         if !checks.isEmpty { json.member("checks", checks) }
-        json.member("payload", payload)
+        // The typed payload (dates as RFC 3339, unknown members kept after the known ones), or
+        // the payload as signed when its kind is unknown.
+        if let decoded {
+            json.member("payload", decoded)
+        } else {
+            json.member("payload", payload)
+        }
         if !nested.isEmpty { json.member("nested", nested) }
         json.endObject()
     }

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import ReceiptParser
+
+/// Every case of TestReceipts/jws/tokens.json (the JWS test PKI's valid and hostile tokens and
+/// bodies, made and independently checked by TestReceipts/generate.py) through receipt-dump, as
+/// support staff run it, and through the library: the exit status and the error code the
+/// manifest records (or one of the other defects a multi-defect token also has).
+struct SignedDataFixtureTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let index: Int
+        let file: String
+        let options: [String: String]
+        let exitStatus: Int32
+        let errors: [String]
+        var testDescription: String { "\(file) \(options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))" }
+    }
+
+    static let cases: [Case] = {
+        let url = Paths.fixtures.appendingPathComponent("jws/tokens.json")
+        guard let data = try? Data(contentsOf: url),
+              let entries = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [] }
+        return entries.enumerated().map { index, entry in
+            var options: [String: String] = [:]
+            for (key, value) in entry["options"] as? [String: Any] ?? [:] {
+                // storekit_testing is the one flag; numbers (an App Apple ID) keep their digits.
+                options[key] = key == "storekit_testing" ? "true" : (value as? String) ?? (value as? NSNumber)?.stringValue ?? "\(value)"
+            }
+            var errors = (entry["error"] as? String).map { [$0] } ?? []
+            errors += entry["other_errors"] as? [String] ?? []
+            return Case(index: index, file: entry["file"] as! String, options: options,
+                        exitStatus: Int32((entry["exit_status"] as! NSNumber).intValue), errors: errors)
+        }
+    }()
+
+    /// receipt-dump's arguments for a case: the test root unless the case names another anchor.
+    static func arguments(_ item: Case) -> [String] {
+        var arguments = ["--format", "summary"]
+        if item.options["storekit_testing"] == "true" {
+            arguments += ["--storekit-testing", "pki/jws-storekit.der"]
+        } else {
+            arguments += ["--root", item.options["root"] ?? "pki/jws-root.der"]
+        }
+        if let at = item.options["at"] { arguments += ["--at", at] }
+        if let bundleID = item.options["expect_bundle_id"] { arguments += ["--bundle-id", bundleID] }
+        if let environment = item.options["expect_environment"] { arguments += ["--environment", environment.lowercased()] }
+        if let appAppleID = item.options["expect_app_apple_id"] { arguments += ["--app-apple-id", appAppleID] }
+        return arguments + ["jws/\(item.file)"]
+    }
+
+    @Test func theManifestCoversEveryRule() {
+        #expect(Self.cases.count >= 200)
+        let codes = Set(Self.cases.flatMap(\.errors))
+        for code in ["malformedToken", "invalidJSON", "duplicateKey", "tooLarge", "wrongValueType", "unsupportedSignatureAlgorithm",
+                     "unsupportedCriticalHeader", "untrustedChain", "invalidCertificate", "missingAppleExtension", "keyNotAllowed",
+                     "certificateNotValidAtTime", "missingSignedDate", "signatureInvalid", "wrongKind", "appIdentityMismatch",
+                     "environmentMismatch"] {
+            #expect(codes.contains(code), "no case for \(code)")
+        }
+    }
+
+    @Test(arguments: cases.filter { $0.options["as_kind"] == nil })
+    func receiptDumpGivesTheRecordedOutcome(_ item: Case) throws {
+        let run = try ReceiptDumpTests().run(Self.arguments(item))
+        #expect(run.status == item.exitStatus, "\(run.output)")
+        if item.errors.isEmpty {
+            #expect(run.output.contains("\tverified\t"), "\(run.output)")
+        } else {
+            #expect(item.errors.contains { run.output.contains("(\($0))") }, "expected \(item.errors): \(run.output)")
+        }
+    }
+
+    /// The kind a caller asks for (receipt-dump has no option for it; a body's member says it).
+    @Test(arguments: cases.filter { $0.options["as_kind"] != nil })
+    func theLibraryRefusesAnotherKind(_ item: Case) throws {
+        let root = [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("pki/jws-root.der")))
+        let verifier = SignedDataVerifier(anchor: try .appStore(rootCertificate: root))
+        let kind = try #require(SignedDataKind(rawValue: item.options["as_kind"]!))
+        let token = [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("jws/\(item.file)")))
+        let inspection = verifier.inspect(token, expecting: kind)
+        if item.errors.isEmpty {
+            #expect(inspection.verdict == .verified, "\(inspection.failure?.description ?? "")")
+        } else {
+            #expect(item.errors.contains(inspection.failure?.code.name ?? "none"), "\(inspection.failure?.description ?? "verified")")
+            #expect(item.exitStatus == (inspection.verdict == .unreadable ? 2 : 1))
+        }
+    }
+}
