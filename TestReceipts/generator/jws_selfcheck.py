@@ -145,8 +145,8 @@ BODY_MEMBERS = ("data", "summary", "externalPurchaseToken", "appData")
 
 INT32 = {"quantity", "offerType", "revocationReason", "revocationPercentage", "expirationIntent",
          "autoRenewStatus", "priceIncreaseStatus", "status"}
-# Milliseconds from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z: instants RFC 3339 can write.
-READABLE_MS = (Decimal(-62_167_219_200_000), Decimal(253_402_300_799_000))
+# Milliseconds from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z: instants RFC 3339 can write.
+READABLE_MS = (Decimal(-62_167_219_200_000), Decimal(253_402_300_799_999))
 
 
 def number_fits(key: str, value: Decimal) -> bool:

@@ -106,6 +106,10 @@ extension RFC3339Tests {
         #expect(UnixMilliseconds.date(from: "nan") == nil)
         let edge = try #require(UnixMilliseconds.date(from: "253402300799000"))
         #expect(RFC3339.string(from: edge) == "9999-12-31T23:59:59Z")
+        // The last millisecond of 9999 is read and written back as itself, in every reader.
+        let last = try #require(UnixMilliseconds.date(from: "253402300799999"))
+        #expect(RFC3339.string(from: last) == "9999-12-31T23:59:59.999Z")
+        #expect(UnixMilliseconds.date(from: "253402300799999.5") == nil)
         #expect(UnixMilliseconds.date(from: "1760592122788.25").map(RFC3339.string(from:)) == "2025-10-16T05:22:02.788Z")
         for wild in [1e300, -1e300, .infinity, .nan] {
             #expect(RFC3339.string(from: Date(timeIntervalSince1970: wild)).utf8.count <= RFC3339.maximumUTF8Count)

@@ -8,8 +8,8 @@ import Foundation
 /// fraction of a millisecond). Only the years 0000 to 9999 are read, as ``RFC3339`` reads,
 /// so that every instant a token claims can be written back and shown.
 package enum UnixMilliseconds {
-    /// 0000-01-01T00:00:00Z through 9999-12-31T23:59:59Z, in milliseconds since 1970.
-    package static let readable: ClosedRange<Double> = -62_167_219_200_000 ... 253_402_300_799_000
+    /// 0000-01-01T00:00:00Z through 9999-12-31T23:59:59.999Z, in milliseconds since 1970.
+    package static let readable: ClosedRange<Double> = -62_167_219_200_000 ... 253_402_300_799_999
 
     /// The instant `text` (a JSON number's text) names, or nil when it is not a number or
     /// falls outside ``readable``.

@@ -129,10 +129,10 @@ struct PayloadFields {
         guard let value = take(key) else { return nil }
         switch (dateForm, value) {
         case (.milliseconds, .number(let text)):
-            guard let milliseconds = Double(text), milliseconds.isFinite, Self.millisecondRange.contains(milliseconds) else {
+            guard let date = UnixMilliseconds.date(from: text) else {
                 throw wrongNumber(key, text, "not milliseconds within the years 0000 to 9999")
             }
-            return Date(timeIntervalSince1970: milliseconds / 1000)
+            return date
         case (.rfc3339, .string(let text)):
             guard let date = RFC3339.date(from: text) else {
                 throw ReceiptError(.wrongValueType, "\(path)\(key) is not an RFC 3339 date")
@@ -180,9 +180,6 @@ struct PayloadFields {
     }
 
     // MARK: Numbers
-
-    /// 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.
-    private static let millisecondRange: ClosedRange<Double> = -62_167_219_200_000 ... 253_402_300_799_999
 
     /// Whether a JSON number's text has no fraction and no exponent.
     private static func isInteger(_ text: String) -> Bool {
