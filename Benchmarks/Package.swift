@@ -22,7 +22,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         // The StoreKit 2 token benchmarks' peer: X5CVerifier, side by side in the same run.
-        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),  // X5CValidationTime (.signedDate) is new in 5.8.0
     ],
     targets: [
         // libcrypto for the C reference floors (the same library ReceiptParser uses).
