@@ -21,6 +21,8 @@ let package = Package(
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        // The StoreKit 2 token benchmarks' peer: X5CVerifier, side by side in the same run.
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),  // X5CValidationTime (.signedDate) is new in 5.8.0
     ],
     targets: [
         // libcrypto for the C reference floors (the same library ReceiptParser uses).
@@ -29,7 +31,8 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        // The C reference floors: d2i_PKCS7, PKCS7_verify, signature-only, raw DER walk.
+        // The C reference floors: d2i_PKCS7, PKCS7_verify, signature-only, raw DER walk; for
+        // StoreKit 2 tokens ES256-only and the x5c chain (d2i_X509, X509_verify).
         // The same file builds as a standalone program (scripts/c-floor).
         .target(name: "CFloor", dependencies: ["CFloorLibcrypto"]),
         .executableTarget(
@@ -38,6 +41,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ReceiptParser", package: mainPackage),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "JWTKit", package: "jwt-kit"),
                 "CFloor",
             ],
             path: "Benchmarks/ReceiptBenchmarks",

@@ -61,6 +61,22 @@ struct StrictJSONTests {
         #expect(code("{\(many), \"k500\": 0}") == .duplicateKey)
     }
 
+    @Test func aDuplicateIsFoundAtEveryPositionInObjectsOfEverySize() {
+        // Keys of one length with the same first two and last two bytes ("kA0000kk", ...): only
+        // their middle differs. Sizes around the linear search's limit (64) and past it.
+        for size in [1, 2, 16, 17, 33, 63, 64, 65, 66, 100] {
+            let keys = (0..<size).map { "kA\(String(1000 + $0))kk" }
+            let members = keys.enumerated().map { "\"\($0.element)\": \($0.offset)" }
+            #expect(code("{\(members.joined(separator: ","))}") == nil, "\(size) keys")
+            for repeated in Set([0, size / 2, size - 1]) {
+                let body = (members + ["\"\(keys[repeated])\": 0"]).joined(separator: ",")
+                #expect(code("{\(body)}") == .duplicateKey, "\(size) keys, key \(repeated) again")
+            }
+        }
+        #expect(code(#"{"": 1, "a": 2, "": 3}"#) == .duplicateKey)
+        #expect(code(#"{"": 1, "a": 2, "ab": 3, "ba": 4}"#) == nil)
+    }
+
     @Test func theDuplicateKeyIsNamedAndLongKeysAreCut() throws {
         do {
             _ = try parse(#"{"receipt-data": "A", "receipt-data": "B"}"#)

@@ -15,7 +15,8 @@
 //   JSON typed        JSONWriter, compact: the decoded receipt's Codable form (raw attributes too)
 //   JSON verifyreceipt JSONWriter, compact: Apple's verifyReceipt answer for the verified receipt
 //   JSONEncoder typed  Foundation's JSONEncoder.receiptModels() for the same text (the reference)
-// and over the real corpus in ../../shared/corpus/real (when present).
+// and over the real corpus in ../../shared/corpus/real (when present). StoreKit 2 tokens
+// (JWS verify+decode, C ES256 only, C x5c verify, jwt-kit X5CVerifier): TokenBenchmarks.swift.
 import Benchmark
 import CFloor
 import Foundation
@@ -132,6 +133,8 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations { precondition(floor_signature_verify(signature) == 1) }
         }
     }
+
+    tokenBenchmarks(repository: repository)
 
     // The real corpus: 43 receipts, decoded and verified as a batch per iteration.
     let corpus = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/pkcs7.h>
 #include <openssl/x509.h>
@@ -107,6 +108,109 @@ int floor_signature_verify_over(const floor_signature *s, const uint8_t *payload
 const uint8_t *floor_signature_payload(const floor_signature *signature, size_t *length) {
     *length = signature->payload_length;
     return signature->payload;
+}
+
+// StoreKit 2 tokens (compact JWS, ES256): the signature is r || s, 32 bytes each for P-256;
+// OpenSSL takes an ECDSA-Sig-Value in DER. Returns a malloc'd DER encoding, or NULL.
+static uint8_t *es256_der(const uint8_t *rs, size_t rs_length, size_t *der_length) {
+    if (rs_length != 64) return NULL;
+    ECDSA_SIG *sig = ECDSA_SIG_new();
+    BIGNUM *r = BN_bin2bn(rs, 32, NULL), *s = BN_bin2bn(rs + 32, 32, NULL);
+    if (sig == NULL || r == NULL || s == NULL || ECDSA_SIG_set0(sig, r, s) != 1) {
+        BN_free(r); BN_free(s); ECDSA_SIG_free(sig);
+        return NULL;
+    }
+    uint8_t *der = NULL;
+    const int length = i2d_ECDSA_SIG(sig, &der);
+    ECDSA_SIG_free(sig);
+    if (length <= 0) return NULL;
+    *der_length = (size_t)length;
+    return der;
+}
+
+struct floor_jws {
+    uint8_t *certificates[3];       // leaf, intermediate, root (DER, x5c order)
+    size_t lengths[3];
+    uint8_t *signing_input;         // the ASCII header.payload
+    size_t signing_input_length;
+    uint8_t signature[64];          // r || s as in the token
+    EVP_PKEY *leaf_key;             // for the warm floor: loaded once
+    uint8_t *der_signature;         // for the warm floor: converted once
+    size_t der_signature_length;
+};
+
+static uint8_t *copy(const uint8_t *bytes, size_t length) {
+    uint8_t *result = malloc(length ? length : 1);
+    memcpy(result, bytes, length);
+    return result;
+}
+
+floor_jws *floor_jws_new(const uint8_t *leaf, size_t leaf_length, const uint8_t *intermediate,
+                         size_t intermediate_length, const uint8_t *root, size_t root_length,
+                         const uint8_t *signing_input, size_t signing_input_length,
+                         const uint8_t *signature, size_t signature_length) {
+    if (signature_length != 64) return NULL;
+    const unsigned char *cursor = leaf;
+    X509 *certificate = d2i_X509(NULL, &cursor, (long)leaf_length);
+    if (certificate == NULL) return NULL;
+    floor_jws *result = calloc(1, sizeof *result);
+    result->leaf_key = X509_get_pubkey(certificate);
+    X509_free(certificate);
+    const uint8_t *certificates[3] = {leaf, intermediate, root};
+    const size_t lengths[3] = {leaf_length, intermediate_length, root_length};
+    for (int i = 0; i < 3; i++) {
+        result->certificates[i] = copy(certificates[i], lengths[i]);
+        result->lengths[i] = lengths[i];
+    }
+    result->signing_input = copy(signing_input, signing_input_length);
+    result->signing_input_length = signing_input_length;
+    memcpy(result->signature, signature, 64);
+    result->der_signature = es256_der(signature, 64, &result->der_signature_length);
+    if (result->leaf_key == NULL || result->der_signature == NULL) { floor_jws_free(result); return NULL; }
+    return result;
+}
+
+void floor_jws_free(floor_jws *jws) {
+    if (jws == NULL) return;
+    for (int i = 0; i < 3; i++) free(jws->certificates[i]);
+    free(jws->signing_input);
+    EVP_PKEY_free(jws->leaf_key);
+    OPENSSL_free(jws->der_signature);
+    free(jws);
+}
+
+static int es256_verify(EVP_PKEY *key, const uint8_t *der, size_t der_length, const uint8_t *input, size_t length) {
+    EVP_MD_CTX *context = EVP_MD_CTX_new();
+    const int ok = EVP_DigestVerifyInit(context, NULL, EVP_sha256(), NULL, key) == 1
+        && EVP_DigestVerify(context, der, der_length, input, length) == 1;
+    EVP_MD_CTX_free(context);
+    return ok;
+}
+
+int floor_jws_warm(const floor_jws *jws) {
+    return es256_verify(jws->leaf_key, jws->der_signature, jws->der_signature_length, jws->signing_input,
+                        jws->signing_input_length);
+}
+
+int floor_jws_cold(const floor_jws *jws) {
+    X509 *certificates[3] = {NULL, NULL, NULL};
+    int ok = 1;
+    for (int i = 0; i < 3 && ok; i++) {
+        const unsigned char *cursor = jws->certificates[i];
+        certificates[i] = d2i_X509(NULL, &cursor, (long)jws->lengths[i]);
+        ok = certificates[i] != NULL;
+    }
+    // Root over intermediate, intermediate over leaf (P-384 in Apple's chain), then the token.
+    ok = ok && X509_verify(certificates[1], X509_get0_pubkey(certificates[2])) == 1
+        && X509_verify(certificates[0], X509_get0_pubkey(certificates[1])) == 1;
+    size_t der_length = 0;
+    uint8_t *der = ok ? es256_der(jws->signature, 64, &der_length) : NULL;
+    ok = ok && der != NULL
+        && es256_verify(X509_get0_pubkey(certificates[0]), der, der_length, jws->signing_input,
+                        jws->signing_input_length);
+    OPENSSL_free(der);
+    for (int i = 0; i < 3; i++) X509_free(certificates[i]);
+    return ok;
 }
 
 // One TLV header: returns the content length and advances *cursor past the header, or -1.

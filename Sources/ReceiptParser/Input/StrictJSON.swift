@@ -369,20 +369,31 @@ public enum StrictJSON {
     }
 
     /// The keys of one object, compared as bytes (String equality would merge canonically
-    /// equivalent keys that other readers keep apart). Small objects, the usual case, are
-    /// searched linearly; large ones hashed, so a body of many keys stays linear.
+    /// equivalent keys that other readers keep apart). Objects of up to 64 members, the usual
+    /// case (a transaction has 34), are searched linearly, comparing a key's bytes only when its
+    /// length and outer bytes match; larger ones are hashed, so a body of many keys stays linear.
     private struct KeySet {
-        private var few: [[UInt8]] = []
+        private var few: [(fingerprint: UInt64, key: [UInt8])] = []
         private var many: Set<[UInt8]> = []
-        private static let linearLimit = 16
+        private static let linearLimit = 64
+
+        /// The length and the first two and last two bytes: equal for equal keys.
+        private static func fingerprint(_ key: [UInt8]) -> UInt64 {
+            let count = key.count
+            guard count > 0 else { return 0 }
+            let outer = UInt64(key[0]) << 24 | UInt64(key[count > 1 ? 1 : 0]) << 16
+                | UInt64(key[count > 1 ? count - 2 : 0]) << 8 | UInt64(key[count - 1])
+            return UInt64(truncatingIfNeeded: count) << 32 | outer
+        }
 
         /// False when `key` was already there.
         mutating func insert(_ key: [UInt8]) -> Bool {
             if many.isEmpty {
-                if few.contains(key) { return false }
-                few.append(key)
+                let fingerprint = Self.fingerprint(key)
+                if few.contains(where: { $0.fingerprint == fingerprint && $0.key == key }) { return false }
+                few.append((fingerprint, key))
                 if few.count > Self.linearLimit {
-                    many = Set(few)
+                    many = Set(few.map(\.key))
                     few = []
                 }
                 return true

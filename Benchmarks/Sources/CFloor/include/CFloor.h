@@ -39,6 +39,24 @@ int floor_signature_verify_over(const floor_signature *_Nonnull signature, const
 /// The payload (eContent) the signature covers, owned by `signature`.
 const uint8_t *_Nonnull floor_signature_payload(const floor_signature *_Nonnull signature, size_t *_Nonnull length);
 
+/// A StoreKit 2 token (compact JWS, ES256) taken apart once: its three x5c certificates (DER,
+/// leaf first), its signing input (the ASCII `header.payload`) and its 64-byte r || s signature.
+typedef struct floor_jws floor_jws;
+floor_jws *_Nullable floor_jws_new(const uint8_t *_Nonnull leaf, size_t leaf_length,
+                                   const uint8_t *_Nonnull intermediate, size_t intermediate_length,
+                                   const uint8_t *_Nonnull root, size_t root_length,
+                                   const uint8_t *_Nonnull signing_input, size_t signing_input_length,
+                                   const uint8_t *_Nonnull signature, size_t signature_length);
+void floor_jws_free(floor_jws *_Nullable jws);
+/// The warm floor: one ES256 check (`EVP_DigestVerify`, SHA-256 of the signing input plus one
+/// P-256 verification) with the leaf's key already loaded and the signature already in DER.
+/// Returns 1 if it verifies.
+int floor_jws_warm(const floor_jws *_Nonnull jws);
+/// The cold floor: `d2i_X509` of the three certificates, `X509_verify` of the intermediate by the
+/// root and of the leaf by the intermediate (P-384 in Apple's chain), r || s to DER, and the ES256
+/// check with the leaf's key. No policy (names, dates, extensions). Returns 1 if all verify.
+int floor_jws_cold(const floor_jws *_Nonnull jws);
+
 /// A raw DER walk of a receipt payload that touches every byte: every TLV header is decoded,
 /// constructed elements and OCTET STRINGs holding a SET (in-app entries) are descended into,
 /// and every primitive content byte is summed. Returns the sum, or UINT64_MAX if malformed.

@@ -1,0 +1,175 @@
+// StoreKit 2 token benchmarks (issue 15): SignedDataVerifier against the C floors and
+// vapor/jwt-kit's X5CVerifier, over the same tokens in the same run.
+//
+//   JWS verify+decode warm / cold   verifyTransaction(bytes): chain cache warm / disabled
+//   JWS notification warm           verifyNotification(bytes), its nested tokens verified too
+//   C ES256 only                    EVP_DigestVerify of the token, the leaf's key loaded, signature in DER
+//   C x5c verify                    d2i_X509 × 3, X509_verify × 2 (root over intermediate over leaf), ES256
+//   jwt-kit X5CVerifier             X5CVerifier.verifyJWS(_:as:jsonDecoder:validationTime: .signedDate)
+//
+// Tokens: "test transaction" (TestReceipts/jws/transaction.jws, the test PKI: P-384 root and
+// intermediate, P-256 leaf), always; "Apple transaction" (a real Production token of
+// 2023-06-28, its leaf expired since) when ../shared/corpus is present.
+import Benchmark
+import CFloor
+import Foundation
+import JWTKit
+import ReceiptParser
+
+/// A token read from a file, and its parts as the C floors take them.
+struct TokenFixture {
+    let name: String
+    /// The token alone (the file's final newline dropped: jwt-kit takes no whitespace).
+    let bytes: [UInt8]
+    let certificates: [[UInt8]]
+    let signingInput: [UInt8]
+    let signature: [UInt8]
+
+    init?(name: String, url: URL) {
+        guard let data = try? Data(contentsOf: url),
+              let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        else { return nil }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let header = Self.base64URL(parts[0]), let signature = Self.base64URL(parts[2]),
+              let json = try? JSONSerialization.jsonObject(with: Data(header)) as? [String: Any],
+              let x5c = json["x5c"] as? [String]
+        else { return nil }
+        self.name = name
+        bytes = Array(text.utf8)
+        certificates = x5c.compactMap { Data(base64Encoded: $0).map { [UInt8]($0) } }
+        signingInput = Array((parts[0] + "." + parts[1]).utf8)
+        self.signature = signature
+    }
+
+    static func base64URL(_ part: Substring) -> [UInt8]? {
+        var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        text += String(repeating: "=", count: (4 - text.count % 4) % 4)
+        return Data(base64Encoded: text).map { [UInt8]($0) }
+    }
+
+    /// The C floors' view of the token, made once.
+    func floor() -> OpaquePointer {
+        let c = certificates, input = signingInput, s = signature
+        return c[0].withUnsafeBufferPointer { leaf in
+            c[1].withUnsafeBufferPointer { intermediate in
+                c[2].withUnsafeBufferPointer { root in
+                    input.withUnsafeBufferPointer { input in
+                        s.withUnsafeBufferPointer { s in
+                            floor_jws_new(leaf.baseAddress!, leaf.count, intermediate.baseAddress!, intermediate.count,
+                                          root.baseAddress!, root.count, input.baseAddress!, input.count,
+                                          s.baseAddress!, s.count)
+                        }
+                    }
+                }
+            }
+        }!
+    }
+}
+
+/// A transaction as jwt-kit decodes it: Apple's documented members (the wire form), every one
+/// optional, dates in milliseconds; `signedDate` is the instant jwt-kit judges the chain at.
+struct JWTKitTransaction: JWTPayload, ValidationTimePayload {
+    struct AdvancedCommerceInfo: Codable, Sendable {
+        struct Descriptors: Codable, Sendable { var description: String?; var displayName: String? }
+        struct Offer: Codable, Sendable { var period: String?; var periodCount: Int32?; var price: Int64?; var reason: String? }
+        struct Refund: Codable, Sendable {
+            var refundAmount: Int64?; var refundDate: Date?; var refundReason: String?; var refundType: String?
+        }
+        struct Item: Codable, Sendable {
+            var SKU: String?; var description: String?; var displayName: String?; var offer: Offer?; var price: Int64?
+            var refunds: [Refund]?; var revocationDate: Date?
+        }
+        var descriptors: Descriptors?; var estimatedTax: Int64?; var items: [Item]?; var period: String?
+        var requestReferenceId: String?; var taxCode: String?; var taxExclusivePrice: Int64?; var taxRate: String?
+    }
+    struct CommitmentInfo: Codable, Sendable {
+        var billingPeriodNumber: Int32?; var commitmentExpiresDate: Date?; var commitmentPrice: Int64?; var totalBillingPeriods: Int32?
+    }
+    var transactionId: String?, originalTransactionId: String?, webOrderLineItemId: String?
+    var bundleId: String?, productId: String?, subscriptionGroupIdentifier: String?
+    var purchaseDate: Date?, originalPurchaseDate: Date?, expiresDate: Date?
+    var quantity: Int32?, type: String?, appAccountToken: UUID?, inAppOwnershipType: String?
+    var signedDate: Date
+    var revocationReason: Int32?, revocationDate: Date?, isUpgraded: Bool?, offerType: Int32?, offerIdentifier: String?
+    var environment: String?, storefront: String?, storefrontId: String?, transactionReason: String?
+    var currency: String?, price: Int64?, offerDiscountType: String?, appTransactionId: String?, offerPeriod: String?
+    var revocationType: String?, revocationPercentage: Int32?, advancedCommerceInfo: AdvancedCommerceInfo?
+    var billingPlanType: String?, commitmentInfo: CommitmentInfo?
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+func tokenBenchmarks(repository: URL) {
+    let jws = repository.appendingPathComponent("TestReceipts/jws")
+    let testRoot = [UInt8]((try? Data(contentsOf: repository.appendingPathComponent("TestReceipts/pki/jws-root.der"))) ?? Data())
+    var cases: [(token: TokenFixture, root: [UInt8])] = []
+    guard let test = TokenFixture(name: "test transaction", url: jws.appendingPathComponent("transaction.jws")) else {
+        fatalError("missing or unreadable \(jws.path)/transaction.jws")
+    }
+    cases.append((test, testRoot))
+    let corpus = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    let appleRoot = (try? Data(contentsOf: corpus.appendingPathComponent("certs/AppleRootCA-G3.der"))).map { [UInt8]($0) }
+    if let appleRoot, let apple = TokenFixture(
+        name: "Apple transaction",
+        url: corpus.appendingPathComponent("jws/tokens/production-transaction-20230628T083832-072921.jws")) {
+        cases.append((apple, appleRoot))
+    } else {
+        print("note: \(corpus.path)/jws is missing; the Apple token benchmarks are skipped")
+    }
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .millisecondsSince1970
+
+    for (token, root) in cases {
+        let anchor = try! TrustAnchor.appStore(rootCertificate: root)
+        let bytes = token.bytes
+        // Every benchmark below checks its result once before timing: a failure stops the run.
+        for (label, capacity) in [("warm", ReceiptVerifier.defaultChainCacheCapacity), ("cold", 0)] {
+            Benchmark("JWS verify+decode \(label)/\(token.name)") { benchmark in
+                let verifier = SignedDataVerifier(anchor: anchor, chainCacheCapacity: capacity)
+                _ = try verifier.verifyTransaction(bytes)  // and, warm, the chain remembered
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations { blackHole(try verifier.verifyTransaction(bytes)) }
+            }
+        }
+        let floors: [(name: String, check: @Sendable (OpaquePointer) -> Int32)] = [
+            ("C ES256 only", { floor_jws_warm($0) }), ("C x5c verify", { floor_jws_cold($0) }),
+        ]
+        for (name, check) in floors {
+            Benchmark("\(name)/\(token.name)") { benchmark in
+                let floor = token.floor()
+                defer { floor_jws_free(floor) }
+                precondition(check(floor) == 1, "\(name): the token does not verify")
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations { precondition(check(floor) == 1) }
+            }
+        }
+        Benchmark("jwt-kit X5CVerifier/\(token.name)") { benchmark async throws in
+            let verifier = try X5CVerifier(rootCertificates: [root])
+            // Judged at the token's signedDate, as SignedDataVerifier judges it (the Apple token's
+            // leaf expired in 2023: at the current time jwt-kit refuses it).
+            let first = try await verifier.verifyJWS(bytes, as: JWTKitTransaction.self, jsonDecoder: decoder,
+                                                     validationTime: .signedDate)
+            let ours = try SignedDataVerifier(anchor: anchor).verifyTransaction(bytes)
+            precondition(first.transactionId == ours.transactionId
+                         && abs(first.signedDate.timeIntervalSince(ours.signedDate!)) < 0.001)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try await verifier.verifyJWS(bytes, as: JWTKitTransaction.self, jsonDecoder: decoder,
+                                                       validationTime: .signedDate))
+            }
+        }
+    }
+
+    // A notification with a nested transaction and renewal info: three tokens, one chain.
+    let notification = jws.appendingPathComponent("notification-subscribed.jws")
+    if let data = try? Data(contentsOf: notification) {
+        let bytes = [UInt8](data)
+        let anchor = try! TrustAnchor.appStore(rootCertificate: testRoot)
+        Benchmark("JWS notification warm/test notification") { benchmark in
+            let verifier = SignedDataVerifier(anchor: anchor)
+            _ = try verifier.verifyNotification(bytes)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { blackHole(try verifier.verifyNotification(bytes)) }
+        }
+    }
+}
