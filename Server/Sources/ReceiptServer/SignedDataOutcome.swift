@@ -70,14 +70,16 @@ struct SignedDataOutcome: Sendable {
             ?? firstDisagreement(payloads, on: "bundle id", code: .appIdentityMismatch, \.bundleId) {
             return refusal
         }
-        let transactions = Set(payloads.compactMap { _, payload -> ExactIdentifier? in
+        let transactions = payloads.compactMap { _, payload -> SignedTransaction? in
             guard case .transaction(let transaction) = payload else { return nil }
-            return transaction.originalTransactionId.map(ExactIdentifier.init)
-        })
+            return transaction
+        }
+        // Without a transaction beside it there is nothing to tie it to: the route decides.
         guard !transactions.isEmpty else { return nil }
+        let originals = Set(transactions.compactMap { $0.originalTransactionId.map(ExactIdentifier.init) })
         for (member, payload) in payloads {
             guard case .renewalInfo(let renewal) = payload,
-                  renewal.originalTransactionId.map({ transactions.contains(ExactIdentifier($0)) }) != true else { continue }
+                  renewal.originalTransactionId.map({ originals.contains(ExactIdentifier($0)) }) != true else { continue }
             return Refusal(member: member, verdict: .notVerified, code: ReceiptError.Code.appIdentityMismatch.name,
                            reason: "its originalTransactionId \(quoted(renewal.originalTransactionId)) is not that of a transaction in the body")
         }
