@@ -67,6 +67,10 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         if let environment, !["production", "sandbox"].contains(environment) {
             throw ValidationError("--environment is production or sandbox, not '\(environment)'.")
         }
+        // A check configured but not applied would be worse than none: a bad value stops the server.
+        if appAppleIDArgument == nil, let text = fromEnvironment("APP_APPLE_ID"), Int64(text) == nil {
+            throw ValidationError("RECEIPT_SERVER_APP_APPLE_ID is a positive number, not '\(text)'.")
+        }
         if let appAppleID, appAppleID < 1 { throw ValidationError("--app-apple-id is a positive number.") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level '\(logLevel)'.") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be 0...65535.") }

@@ -74,11 +74,28 @@ struct SignedDataOptionTests {
         }
         #expect(throws: (any Error).self) { try ReceiptServerCommand.parse(["--app-apple-id", "0"]) }
         #expect(throws: (any Error).self) { try ReceiptServerCommand.parse(["--app-apple-id", "12ab"]) }
-        // Only this test reads the variable, so setting it does not disturb the others.
-        setenv("RECEIPT_SERVER_APP_APPLE_ID", "1234567890", 1)
-        defer { unsetenv("RECEIPT_SERVER_APP_APPLE_ID") }
-        #expect(try Self.configuration([]).appAppleID == 1_234_567_890)
-        #expect(try Self.configuration(["--app-apple-id", "5"]).appAppleID == 5)
+    }
+
+    /// The variable is read and checked like the option; a value that is no App Apple ID stops
+    /// the server rather than leaving the check out. Run as a child process: the environment is
+    /// the whole test process's, and other tests parse options at the same time.
+    @Test(arguments: [("12ab", "RECEIPT_SERVER_APP_APPLE_ID is a positive number, not '12ab'."),
+                      ("0", "--app-apple-id is a positive number.")])
+    func appAppleIDFromTheEnvironment(_ value: String, _ message: String) throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("receipt-server")
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "receipt-server is built beside the tests")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0"]
+        process.environment = ["RECEIPT_SERVER_APP_APPLE_ID": value]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
+        #expect(text.contains(message), "\(text)")
     }
 
     /// With no trust option, real Apple tokens verify: Apple Root CA - G3 is the default anchor.
