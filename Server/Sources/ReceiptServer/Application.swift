@@ -69,7 +69,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     }
 
     router.get("/") { _, _ in
-        html(SupportPage.render(nil, input: "", now: configuration.statusTime))
+        html(SupportPage.render(nil, input: "", now: configuration.statusTime, signedDataVerifier: configuration.signedDataVerifier))
     }
 
     router.post("/") { request, context in

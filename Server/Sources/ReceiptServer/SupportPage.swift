@@ -14,8 +14,9 @@ enum SupportPage {
         case signedData(SignedDataOutcome)
     }
 
-    static func render(_ result: Result?, input: String, now: Date = Date(),
-                       signedDataVerifier: SignedDataVerifier = SignedDataVerifier()) -> String {
+    /// - Parameter signedDataVerifier: the verifier tokens were inspected with, for the instant
+    ///   they were judged at when it fixes one (`--at`).
+    static func render(_ result: Result?, input: String, now: Date, signedDataVerifier: SignedDataVerifier) -> String {
         var body = """
         <h1>Receipt check</h1>
         <form method="post" action="/">
