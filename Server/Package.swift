@@ -22,6 +22,8 @@ let package = Package(
             name: "ReceiptServer",
             dependencies: [
                 .product(name: "ReceiptParser", package: "ReceiptParser"),
+                // receipt-dump's text of StoreKit 2 tokens, shown on the support page.
+                .product(name: "ReceiptReports", package: "ReceiptParser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

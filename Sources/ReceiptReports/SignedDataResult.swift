@@ -7,18 +7,25 @@ import ReceiptParser
 extension DumpResult {
     /// Reads and verifies the tokens in `input` with the settings' signed-data verifier.
     static func makeSignedData(name: String, input: [UInt8], settings: DumpSettings) -> DumpResult {
-        var result = DumpResult(file: name)
         let options = InspectionOptions(decodesUnverified: true, summarizesCertificates: settings.wantsCertificates)
         let tokens = settings.signedDataVerifier.inspectAll(input, options: options)
-        result.tokens = tokens
+        var result = signedData(name: name, tokens: tokens, judgedBy: settings.signedDataVerifier)
         result.tokensVerified = settings.verifier != nil
-        if case .instant(let instant) = settings.signedDataVerifier.policy.validationTime { result.tokensJudgedAt = instant }
         if let credited = settings.credited {
             let ids = tokens.flatMap(Self.transactionIDs)
             result.reconciliation = Reconciliation(
                 notCredited: ids.filter { !credited.contains($0) }.map(\.text),
                 notInReceipt: credited.subtracting(Set(ids)).sorted().map(\.text))
         }
+        return result
+    }
+
+    /// The result for tokens already inspected by `verifier` (receipt-server's page inspects
+    /// once for its verdict and shows the same inspections as receipt-dump's text).
+    public static func signedData(name: String, tokens: [SignedDataInspection], judgedBy verifier: SignedDataVerifier) -> DumpResult {
+        var result = DumpResult(file: name)
+        result.tokens = tokens
+        if case .instant(let instant) = verifier.policy.validationTime { result.tokensJudgedAt = instant }
         return result
     }
 

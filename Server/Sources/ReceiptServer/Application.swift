@@ -10,8 +10,12 @@ import ReceiptParser
 /// - `POST /verifyReceipt`: Apple's request body (`receipt-data`, optional `password`, which a
 ///   local server does not need, and `exclude-old-transactions`) → Apple's response format.
 /// - `POST /v1/receipts`: a raw, base64 or request-body receipt → the full typed JSON.
+/// - `POST /v2/notifications`: App Store Server Notifications V2 (`{"signedPayload": ...}`) →
+///   200 only when the notification and its nested tokens verify, 400 otherwise.
+/// - `POST /v1/transactions`: a transaction token or an App Store Server API answer → each
+///   token's typed JSON.
 /// - `GET /health` → `{"status":"ok"}`.
-/// - `GET /` and `POST /`: a page where support staff paste a base64 receipt.
+/// - `GET /` and `POST /`: a page where support staff paste a base64 receipt or signed data.
 ///
 /// Verification runs under a ``VerificationGate``: off the event loops, at most
 /// ``ServerConfiguration/maximumConcurrentVerifications`` at once; a request that waits longer
@@ -41,35 +45,52 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
     }
 
     router.post("v1/receipts") { request, context in
-        let body = try await readBody(request, limit: configuration.maximumBodySize)
-        let logger = context.logger
-        let outcome = await service.gated(body) {
+        try await gatedRoute("v1/receipts", request, context, service: service) { body, logger in
             let outcome = service.verify(body)
             service.log(outcome, route: "v1/receipts", logger: logger)
             return outcome
-        }
-        guard let outcome else {
-            logger.notice("request refused", metadata: ["route": "v1/receipts", "reason": "busy"])
-            return TypedResponse.busy(service.gate)
-        }
-        return TypedResponse.response(for: outcome)
+        } answer: { TypedResponse.response(for: $0) }
+    }
+
+    router.post(RouterPath(ReceiptService.notificationsRoute)) { request, context in
+        try await gatedRoute(ReceiptService.notificationsRoute, request, context, service: service) { body, logger in
+            let outcome = service.verifyNotification(body: body)
+            service.log(outcome, route: ReceiptService.notificationsRoute, logger: logger)
+            return outcome
+        } answer: { SignedDataResponse.notification($0) }
+    }
+
+    router.post("v1/transactions") { request, context in
+        try await gatedRoute("v1/transactions", request, context, service: service) { body, logger in
+            let outcome = service.verifyTransactions(body: body)
+            service.log(outcome, route: "v1/transactions", logger: logger)
+            return outcome
+        } answer: { SignedDataResponse.transactions($0) }
     }
 
     router.get("/") { _, _ in
-        html(SupportPage.render(outcome: nil, input: "", now: configuration.statusTime))
+        html(SupportPage.render(nil, input: "", now: configuration.statusTime, signedDataVerifier: configuration.signedDataVerifier))
     }
 
     router.post("/") { request, context in
         let body = try await readBody(request, limit: configuration.maximumBodySize)
         let pasted = try SupportPage.formValue(named: "receipt", in: body) ?? ""
+        let input = Array(pasted.utf8)
         let logger = context.logger
-        let outcome = await service.gated(body) {
-            let outcome = service.verify(Array(pasted.utf8))
+        // The same router as receipt-dump's: a token or a JSON body of tokens, else a receipt.
+        let result: SupportPage.Result? = await service.gated(body) {
+            if SignedDataInput.isSignedData(input) {
+                let outcome = service.inspectPasted(signedData: input)
+                service.log(outcome, route: "page", logger: logger)
+                return .signedData(outcome)
+            }
+            let outcome = service.verify(input)
             service.log(outcome, route: "page", logger: logger)
-            return outcome
+            return .receipt(outcome)
         }
-        guard let outcome else { throw ServerError.busy(service.gate) }
-        return html(SupportPage.render(outcome: outcome, input: pasted, now: configuration.statusTime))
+        guard let result else { throw ServerError.busy(service.gate) }
+        return html(SupportPage.render(result, input: pasted, now: configuration.statusTime,
+                                       signedDataVerifier: configuration.signedDataVerifier))
     }
 
     return Application(
@@ -83,6 +104,22 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         services: [VerificationGateService(gate: service.gate)],
         logger: logger
     )
+}
+
+/// A route that verifies its body: read within the size limit, `verify` (which logs) run under
+/// the verification gate, its outcome answered by `answer`; 503 with status 21005 when no slot
+/// freed up in time.
+private func gatedRoute<Outcome: Sendable>(
+    _ route: String, _ request: Request, _ context: some RequestContext, service: ReceiptService,
+    verify: @escaping @Sendable (_ body: [UInt8], _ logger: Logger) -> Outcome, answer: (Outcome) -> Response
+) async throws -> Response {
+    let body = try await readBody(request, limit: service.configuration.maximumBodySize)
+    let logger = context.logger
+    guard let outcome = await service.gated(body, { verify(body, logger) }) else {
+        logger.notice("request refused", metadata: ["route": .string(route), "reason": "busy"])
+        return TypedResponse.busy(service.gate)
+    }
+    return answer(outcome)
 }
 
 /// Reads the whole body, refusing more than `limit` bytes with 413 before reading them.

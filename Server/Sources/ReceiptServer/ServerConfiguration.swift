@@ -10,12 +10,21 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// The shared verifier: trust anchor, policy and chain cache.
     public var verifier: ReceiptVerifier
+    /// The shared StoreKit 2 verifier: trust anchor (Apple Root CA - G3 by default), policy and
+    /// chain cache. Its expectations are always this configuration's
+    /// (``signedDataExpectations``): setting it, or the bundle ids, environment or App Apple ID,
+    /// makes it again with them, so tokens and receipts cannot be held to different rules.
+    public var signedDataVerifier: SignedDataVerifier { didSet { alignSignedDataExpectations() } }
     /// Bundle identifiers the server accepts, byte for byte (a look-alike in another Unicode
     /// normalisation is another app); empty accepts any.
-    public var acceptedBundleIDs: Set<ExactIdentifier>
+    public var acceptedBundleIDs: Set<ExactIdentifier> { didSet { alignSignedDataExpectations() } }
     /// The environment the server expects: a receipt from the other one gets 21007 or 21008, one
-    /// of unknown type 21003 (``VerifyReceiptResponse/environmentCheck(_:expecting:)``).
-    public var expectedEnvironment: Environment?
+    /// of unknown type 21003 (``VerifyReceiptResponse/environmentCheck(_:expecting:)``); a token
+    /// from another, `environmentMismatch`.
+    public var expectedEnvironment: Environment? { didSet { alignSignedDataExpectations() } }
+    /// The App Apple ID StoreKit 2 tokens must carry (production data; sandbox data without one
+    /// is not held to it). Receipts carry none the server checks.
+    public var appAppleID: Int64? { didSet { alignSignedDataExpectations() } }
     /// The largest request body read, in bytes; larger requests get 413.
     public var maximumBodySize: Int
     /// Seconds a connection may stay idle (including a client that stops sending mid-request).
@@ -42,24 +51,29 @@ public struct ServerConfiguration: Sendable {
     /// The default ``maximumConcurrentVerifications``: twice the active processors.
     public static var defaultMaximumConcurrentVerifications: Int { 2 * ProcessInfo.processInfo.activeProcessorCount }
 
-    /// Defaults: 127.0.0.1:8080, App Store rules anchored at Apple Inc. Root, any bundle, any
-    /// environment, 4 MiB bodies, 30 s idle timeout, 512 connections, twice the processors'
-    /// count of verifications at once, each request waiting at most 2 s for one.
+    /// Defaults: 127.0.0.1:8080, App Store rules anchored at Apple Inc. Root (receipts) and Apple
+    /// Root CA - G3 (tokens), any bundle, any environment, no App Apple ID, 4 MiB bodies, 30 s
+    /// idle timeout, 512 connections, twice the processors' count of verifications at once, each
+    /// request waiting at most 2 s for one.
     public init(host: String = "127.0.0.1", port: Int = 8080, verifier: ReceiptVerifier = ReceiptVerifier(),
-                acceptedBundleIDs: Set<ExactIdentifier> = [], expectedEnvironment: Environment? = nil,
+                signedDataVerifier: SignedDataVerifier = SignedDataVerifier(),
+                acceptedBundleIDs: Set<ExactIdentifier> = [], expectedEnvironment: Environment? = nil, appAppleID: Int64? = nil,
                 maximumBodySize: Int = 4 << 20, idleTimeoutSeconds: Int64 = 30, maximumConnections: Int = 512,
                 maximumConcurrentVerifications: Int = ServerConfiguration.defaultMaximumConcurrentVerifications,
                 verificationTimeoutSeconds: Double = 2) {
         self.host = host
         self.port = port
         self.verifier = verifier
+        self.signedDataVerifier = signedDataVerifier
         self.acceptedBundleIDs = acceptedBundleIDs
         self.expectedEnvironment = expectedEnvironment
+        self.appAppleID = appAppleID
         self.maximumBodySize = maximumBodySize
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maximumConnections = maximumConnections
         self.maximumConcurrentVerifications = maximumConcurrentVerifications
         self.verificationTimeoutSeconds = verificationTimeoutSeconds
+        alignSignedDataExpectations()
     }
 
     /// The instant the support page gives subscription status for: the one certificates are

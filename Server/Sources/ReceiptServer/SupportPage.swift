@@ -1,22 +1,36 @@
 import Foundation
 import ReceiptParser
+import ReceiptReports
 
-/// The page support staff use: paste a base64 receipt, see the verdict, the receipt's fields and
-/// its purchases, the same view as `receipt-dump --format text`. Server-rendered, no scripts and
-/// no external assets. Text from the receipt is display text (``DisplayText``: controls and
-/// bidirectional characters escaped, long values shortened) and then HTML-escaped.
+/// The page support staff use: paste a base64 receipt or StoreKit 2 signed data, see the
+/// verdict, the receipt's fields and its purchases or each token's kind, chain and payload, the
+/// same view as `receipt-dump --format text`. Server-rendered, no scripts and no external
+/// assets. Text from the input is display text (``DisplayText``: controls and bidirectional
+/// characters escaped, long values shortened) and then HTML-escaped.
 enum SupportPage {
-    static func render(outcome: ReceiptService.Outcome?, input: String, now: Date = Date()) -> String {
+    /// What was pasted came to.
+    enum Result: Sendable {
+        case receipt(ReceiptService.Outcome)
+        case signedData(SignedDataOutcome)
+    }
+
+    /// - Parameter signedDataVerifier: the verifier tokens were inspected with, for the instant
+    ///   they were judged at when it fixes one (`--at`).
+    static func render(_ result: Result?, input: String, now: Date, signedDataVerifier: SignedDataVerifier) -> String {
         var body = """
         <h1>Receipt check</h1>
         <form method="post" action="/">
-        <label for="receipt">Base64 receipt (or a verifyReceipt request body)</label>
+        <label for="receipt">Base64 receipt or verifyReceipt request body; StoreKit 2 token (JWS) or a JSON body of tokens</label>
         <textarea id="receipt" name="receipt" rows="8" spellcheck="false">\(escape(input))</textarea>
-        <button type="submit">Check receipt</button>
+        <button type="submit">Check</button>
         </form>
 
         """
-        if let outcome { body += result(outcome, now: now) }
+        switch result {
+        case .receipt(let outcome)?: body += self.result(outcome, now: now)
+        case .signedData(let outcome)?: body += self.result(outcome, verifier: signedDataVerifier, now: now)
+        case nil: break
+        }
         return """
         <!doctype html>
         <html lang="en">
@@ -73,6 +87,25 @@ enum SupportPage {
         }
         text += "<p id=\"status\">Subscriptions at \(RFC3339.string(from: now)): \(escape(SupportView.subscriptionStatus(of: receipt, at: now)))</p>\n"
         return text
+    }
+
+    /// The server's verdict on the whole input, then each token as receipt-dump's text shows
+    /// it (kind, verdict, checks, chain, payload with RFC 3339 dates, nested tokens), escaped.
+    private static func result(_ outcome: SignedDataOutcome, verifier: SignedDataVerifier, now: Date) -> String {
+        let line: (headline: String, detail: String)
+        if let refusal = outcome.refusal {
+            let reason = refusal.member.map { "\($0): \(refusal.reason)" } ?? refusal.reason
+            line = SupportView.verdictLine(refusal.verdict, code: refusal.code, reason: reason)
+        } else {
+            line = SupportView.verdictLine(.verified, report: try? outcome.inspections.first?.verification?.get())
+        }
+        let report = DumpResult.signedData(name: "pasted", tokens: outcome.inspections, judgedBy: verifier)
+        let text = Renderer(format: .text, style: Style(enabled: false), showDetails: false, statusTime: now,
+                            expectedEnvironment: nil).render(report)
+        // Its first line names a file; a pasted input has none.
+        let tokens = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).last ?? ""
+        return "<p id=\"verdict\" class=\"\(outcome.refusal == nil ? "verified" : "failed")\">\(escape(line.headline + line.detail))</p>\n"
+            + "<pre id=\"tokens\">\(escape(String(tokens)))</pre>\n"
     }
 
     /// HTML-escaped, scalar by scalar: a `<` joined to a combining mark is one Character to

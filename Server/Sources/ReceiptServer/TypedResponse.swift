@@ -24,13 +24,16 @@ enum TypedResponse {
         }
     }
 
-    /// `{"error":{"code":…,"reason":…},"status":…,"verdict":…}`.
-    static func failure(_ httpStatus: HTTPResponse.Status, verdict: Verdict, status: Int64, code: String, reason: String) -> Response {
+    /// `{"error":{"code":…,"member":…,"reason":…},"status":…,"verdict":…}`; `member` (the JSON
+    /// body's member at fault, StoreKit 2 data only) when known.
+    static func failure(_ httpStatus: HTTPResponse.Status, verdict: Verdict, status: Int64, code: String, reason: String,
+                        member: String? = nil) -> Response {
         Response.json(status: httpStatus) { json in
             json.beginObject()
             json.key("error")
             json.beginObject()
             json.member("code", code)
+            json.member("member", member)
             json.member("reason", reason)
             json.endObject()
             json.member("status", status)

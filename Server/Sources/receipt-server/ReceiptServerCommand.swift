@@ -20,7 +20,9 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         abstract: "A verifyReceipt-compatible server that verifies App Store receipts locally.",
         discussion: """
         Routes: POST /verifyReceipt (Apple's request and response format), POST /v1/receipts (the typed \
-        JSON), GET /health, and GET / (a page for support staff). Verifications run a bounded number \
+        JSON), POST /v2/notifications (App Store Server Notifications V2: 200 only when verified), \
+        POST /v1/transactions (StoreKit 2 transactions, typed), GET /health, and GET / (a page for \
+        support staff). Verifications run a bounded number \
         at once; a request that cannot start within --verification-timeout gets 503 with status 21005. \
         Every option may also be set with the environment variable named in its help.
         """
@@ -34,11 +36,16 @@ struct ReceiptServerCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Trust") var trust: TrustOptions<ServerEnvironment>
 
-    @Option(name: .customLong("bundle-id"), help: ArgumentHelp("Accept receipts of this app; repeat for several (RECEIPT_SERVER_BUNDLE_IDS, comma-separated). Default: any.", valueName: "ID"))
+    @Option(name: .customLong("bundle-id"), help: ArgumentHelp("Accept receipts and tokens of this app; repeat for several (RECEIPT_SERVER_BUNDLE_IDS, comma-separated). Default: any.", valueName: "ID"))
     var bundleIDs: [String] = fromEnvironment("BUNDLE_IDS")?.split(separator: ",").map(String.init) ?? []
 
-    @Option(help: ArgumentHelp("The environment this server serves, production or sandbox: receipts from the other get 21007/21008, of unknown type 21003 (RECEIPT_SERVER_ENVIRONMENT).", valueName: "ENV"))
+    @Option(help: ArgumentHelp("The environment this server serves, production or sandbox: receipts from the other get 21007/21008, of unknown type 21003; tokens from another are refused (RECEIPT_SERVER_ENVIRONMENT).", valueName: "ENV"))
     var environment: String? = fromEnvironment("ENVIRONMENT")
+
+    @Option(name: .customLong("app-apple-id"), help: ArgumentHelp("The App Apple ID StoreKit 2 tokens must carry; sandbox data without one is not held to it (RECEIPT_SERVER_APP_APPLE_ID).", valueName: "N"))
+    var appAppleIDArgument: Int64?
+    /// `--app-apple-id`, else its variable (an optional option takes no default value).
+    var appAppleID: Int64? { appAppleIDArgument ?? fromEnvironment("APP_APPLE_ID").flatMap { Int64($0) } }
 
     @Option(name: .customLong("max-body-size"), help: "Largest request body in bytes (RECEIPT_SERVER_MAX_BODY_SIZE).")
     var maximumBodySize: Int = fromEnvironment("MAX_BODY_SIZE").flatMap(Int.init) ?? 4 << 20
@@ -60,6 +67,11 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         if let environment, !["production", "sandbox"].contains(environment) {
             throw ValidationError("--environment is production or sandbox, not '\(environment)'.")
         }
+        // A check configured but not applied would be worse than none: a bad value stops the server.
+        if appAppleIDArgument == nil, let text = fromEnvironment("APP_APPLE_ID"), Int64(text) == nil {
+            throw ValidationError("RECEIPT_SERVER_APP_APPLE_ID is a positive number, not '\(text)'.")
+        }
+        if let appAppleID, appAppleID < 1 { throw ValidationError("--app-apple-id is a positive number.") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level '\(logLevel)'.") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be 0...65535.") }
         if maximumConcurrentVerifications < 1 { throw ValidationError("--max-concurrent-verifications must be at least 1.") }
@@ -76,11 +88,13 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         try await buildApplication(try configuration(), logger: logger).runService()
     }
 
-    /// What the options describe; reads the trust options' certificate file.
+    /// What the options describe; reads the trust options' certificate file. The token verifier
+    /// takes its expectations from the configuration (bundle ids, environment, App Apple ID).
     func configuration() throws -> ServerConfiguration {
         ServerConfiguration(
-            host: host, port: port, verifier: try trust.makeVerifier(), acceptedBundleIDs: Set(bundleIDs.map(ExactIdentifier.init)),
-            expectedEnvironment: environment.map { $0 == "production" ? .production : .sandbox },
+            host: host, port: port, verifier: try trust.makeVerifier(), signedDataVerifier: try trust.makeSignedDataVerifier(),
+            acceptedBundleIDs: Set(bundleIDs.map(ExactIdentifier.init)),
+            expectedEnvironment: environment.map { $0 == "production" ? .production : .sandbox }, appAppleID: appAppleID,
             maximumBodySize: maximumBodySize, idleTimeoutSeconds: idleTimeout,
             maximumConcurrentVerifications: maximumConcurrentVerifications, verificationTimeoutSeconds: verificationTimeout)
     }

@@ -10,7 +10,9 @@ import Testing
 let chromiumPath: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
     .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-@Suite(.enabled(if: chromiumPath != nil, "chromium is not installed (apt-get install chromium)"))
+// Serialized: `renderedDOM` blocks its thread while chromium loads the page, and on two cores
+// two such tests at once would hold every thread the server's handlers need to answer it.
+@Suite(.serialized, .enabled(if: chromiumPath != nil, "chromium is not installed (apt-get install chromium)"))
 struct BrowserTests {
     /// Runs chromium headless on `url` and returns the DOM after the page (and any navigation it
     /// starts) has loaded.
@@ -30,6 +32,38 @@ struct BrowserTests {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The DOM after a page that pastes `text` into the server's form submits it, as a person
+    /// would; `marker` says the answer has arrived.
+    func submitted(_ text: String, port: Int, awaiting marker: String) throws -> String {
+        let driver = FileManager.default.temporaryDirectory.appendingPathComponent("submit-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: driver) }
+        try Data("""
+        <!doctype html><html><body onload="document.forms[0].submit()">
+        <form method="post" action="http://127.0.0.1:\(port)/"><textarea name="receipt">\(text)</textarea></form>
+        </body></html>
+        """.utf8).write(to: driver)
+        // chromium's --dump-dom sometimes dumps while the navigation started on load is still
+        // under way (an empty document, about one run in three here): up to three tries.
+        var dom = ""
+        for _ in 0..<3 where !dom.contains(marker) {
+            dom = try renderedDOM(driver.absoluteString)
+        }
+        return dom
+    }
+
+    @Test func pastedNotificationShowsItsTokens() async throws {
+        let app = buildApplication(try SignedDataFixtures.configuration(), logger: ServerTests.logger)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let dom = try submitted(try SignedDataFixtures.token("notification-subscribed.jws"), port: port, awaiting: "id=\"tokens\"")
+            #expect(dom.contains("<p id=\"verdict\" class=\"verified\">VERIFIED (appStore, SHA-256, certificates valid at 2025-06-01T12:00:00Z)</p>"))
+            let tokens = try #require(dom.components(separatedBy: "<pre id=\"tokens\">").last?.components(separatedBy: "</pre>").first)
+            #expect(tokens.contains("Token:                        transaction (data.signedTransactionInfo)"))
+            #expect(tokens.contains("notificationUUID:           \"2f6a0f5e-5d1c-4c0e-9e0a-6f1b2c3d4e01\""))
+            #expect(tokens.contains("expiresDate:              2025-07-01T11:59:00Z (1751371140000)"))
+        }
+    }
+
     @Test func pastedReceiptShowsItsPurchaseTable() async throws {
         let app = buildApplication(try ServerTests.testRootConfiguration(), logger: ServerTests.logger)
         try await app.test(.live) { client in
@@ -38,21 +72,8 @@ struct BrowserTests {
             let empty = try renderedDOM("http://127.0.0.1:\(port)/")
             #expect(empty.contains("<textarea id=\"receipt\" name=\"receipt\""))
 
-            // A page that pastes the receipt into the server's form and submits it, as a person would.
             let base64 = Data(try Paths.fixture("sample.receipt")).base64EncodedString(options: [.lineLength64Characters])
-            let driver = FileManager.default.temporaryDirectory.appendingPathComponent("submit-\(UUID().uuidString).html")
-            defer { try? FileManager.default.removeItem(at: driver) }
-            try Data("""
-            <!doctype html><html><body onload="document.forms[0].submit()">
-            <form method="post" action="http://127.0.0.1:\(port)/"><textarea name="receipt">\(base64)</textarea></form>
-            </body></html>
-            """.utf8).write(to: driver)
-            // chromium's --dump-dom sometimes dumps while the navigation started on load is still
-            // under way (an empty document, about one run in three here): up to three tries.
-            var dom = ""
-            for _ in 0..<3 where !dom.contains("id=\"purchases\"") {
-                dom = try renderedDOM(driver.absoluteString)
-            }
+            let dom = try submitted(base64, port: port, awaiting: "id=\"purchases\"")
 
             #expect(dom.contains("VERIFIED (appStore, SHA-256"))
             let table = try #require(dom.components(separatedBy: "id=\"purchases\"").last?.components(separatedBy: "</table>").first)

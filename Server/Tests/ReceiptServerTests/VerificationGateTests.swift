@@ -97,18 +97,24 @@ struct VerificationGateTests {
         }
     }
 
-    @Test func aRequestThatGetsNoSlotInTimeIsToldToRetry() async throws {
-        let started = Arrivals()
-        let configuration = try ServerTests.testRootConfiguration {
-            $0.maximumConcurrentVerifications = 1
-            $0.verificationTimeoutSeconds = 0.25
-            $0.inlineBodySize = 0
-            $0.beforeVerification = { body in
-                guard body.firstRange(of: Self.marker) != nil else { return }
+    /// One verification slot, which a body with the marker holds for `seconds` (recorded in
+    /// `started`); a request waits at most `timeout` seconds for it.
+    static func oneSlot(heldFor seconds: TimeInterval, timeout: Double, recordingIn started: Arrivals) -> (inout ServerConfiguration) -> Void {
+        { configuration in
+            configuration.maximumConcurrentVerifications = 1
+            configuration.verificationTimeoutSeconds = timeout
+            configuration.inlineBodySize = 0
+            configuration.beforeVerification = { body in
+                guard body.firstRange(of: marker) != nil else { return }
                 started.record()
-                Thread.sleep(forTimeInterval: 3)
+                Thread.sleep(forTimeInterval: seconds)
             }
         }
+    }
+
+    @Test func aRequestThatGetsNoSlotInTimeIsToldToRetry() async throws {
+        let started = Arrivals()
+        let configuration = try ServerTests.testRootConfiguration(Self.oneSlot(heldFor: 3, timeout: 0.25, recordingIn: started))
         try await buildApplication(configuration, logger: ServerTests.logger).test(.live) { client in
             async let expensive = Self.send(client.port, "/verifyReceipt", body: Self.expensiveBody)
             _ = try await started.wait(for: 1)
