@@ -11,8 +11,16 @@ public final class SQLiteLedgerStore: LedgerStore {
 
     /// Opens (creating it if need be) the database at `path` and applies the schema migrations it
     /// lacks. Throws `storageUnavailable` when the file cannot be opened, read or migrated.
-    public init(path: String) throws(LedgerError) {
+    public convenience init(path: String) throws(LedgerError) {
+        try self.init(path: path, maxPageCount: nil)
+    }
+
+    /// `maxPageCount` caps the file's size for the tests: a full database, even when they run as root.
+    init(path: String, maxPageCount: Int?) throws(LedgerError) {
         var configuration = Configuration()
+        if let maxPageCount {
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = \(maxPageCount)") }
+        }
         configuration.label = "ReceiptLedger"
         configuration.foreignKeysEnabled = true
         // Another process writing the same file: wait for it rather than fail at once.
@@ -28,6 +36,11 @@ public final class SQLiteLedgerStore: LedgerStore {
         } catch {
             throw Self.unavailable(error)
         }
+    }
+
+    /// Closes the database's connections; later calls throw `storageUnavailable`.
+    public func close() throws(LedgerError) {
+        do { try pool.close() } catch { throw Self.unavailable(error) }
     }
 
     /// The migration identifiers applied to this database, in the order applied.
