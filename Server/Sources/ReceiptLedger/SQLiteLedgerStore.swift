@@ -16,7 +16,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 
     /// `maxPageCount` caps the file's size for the tests: a full database, even when they run as root.
-    init(path: String, maxPageCount: Int?) throws(LedgerError) {
+    package init(path: String, maxPageCount: Int?) throws(LedgerError) {
         var configuration = Configuration()
         if let maxPageCount {
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = \(maxPageCount)") }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ReceiptLedger
+import ReceiptLedger
 
 @Suite("Ledger under concurrent credits")
 struct ConcurrentCreditTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ReceiptLedger
+import ReceiptLedger
 
 @Suite("Ledger queries: missed orders, credits, revocations")
 struct LedgerQueryTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ReceiptLedger
+import ReceiptLedger
 
 /// A clock the tests move by hand, so dates in the ledger are exact.
 final class TestClock: @unchecked Sendable {

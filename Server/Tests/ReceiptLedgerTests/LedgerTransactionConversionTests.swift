@@ -1,7 +1,7 @@
 import Foundation
 import ReceiptParser
 import Testing
-@testable import ReceiptLedger
+import ReceiptLedger
 
 @Suite("LedgerTransaction from the library's verified models")
 struct LedgerTransactionConversionTests {

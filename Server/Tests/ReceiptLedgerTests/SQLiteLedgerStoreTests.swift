@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ReceiptLedger
+import ReceiptLedger
 
 @Suite("SQLite ledger store: migrations, persistence, faults")
 struct SQLiteLedgerStoreTests {
