@@ -16,8 +16,19 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        // The credit ledger's embedded store: SQLite in WAL mode through a DatabasePool.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
+        // The credit ledger (issue 16): its rules and its storage, apart from HTTP so that they are
+        // tested on their own and the same rules can later run over PostgreSQL.
+        .target(
+            name: "ReceiptLedger",
+            dependencies: [
+                .product(name: "ReceiptParser", package: "ReceiptParser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .target(
             name: "ReceiptServer",
             dependencies: [
@@ -40,6 +51,10 @@ let package = Package(
                 .product(name: "ReceiptCommandLine", package: "ReceiptParser"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .testTarget(
+            name: "ReceiptLedgerTests",
+            dependencies: ["ReceiptLedger"]
         ),
         .testTarget(
             name: "ReceiptServerTests",

@@ -1,0 +1,106 @@
+import Foundation
+
+/// The credit ledger's rules, over any `LedgerStore`: every verified transaction is recorded as seen;
+/// a transaction is credited exactly once, ever, to the first user who claims it (the store's unique
+/// key decides races); a StoreKit 2 transaction with an appAccountToken goes only to the user bound to
+/// that token. Feed it only transactions from input the server has verified.
+public struct Ledger: Sendable {
+    public let store: any LedgerStore
+    private let now: @Sendable () -> Date
+
+    /// `now` is the clock for "first seen", "credited at" and `uncredited(olderThan:)`; tests pass their own.
+    public init(store: any LedgerStore, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.now = now
+    }
+
+    /// Records every transaction of a verified input as seen. Idempotent: the first sighting is kept.
+    public func record(seen transactions: [LedgerTransaction]) async throws(LedgerError) {
+        try await store.recordSeen(transactions, at: now())
+    }
+
+    /// Credits `user` with the requested transaction, or, when none is requested, with every transaction
+    /// of the input not yet credited. All of the input is recorded as seen first, whatever the outcome.
+    ///
+    /// Throws `transactionNotInInput` when the requested id is not in the input,
+    /// `creditedToAnotherUser` when the requested transaction is held by someone else, and
+    /// `appAccountTokenMismatch` (before anything is credited) when a transaction to credit carries
+    /// an appAccountToken that is not bound to `user`.
+    public func credit(
+        user: String, transactions: [LedgerTransaction], requested: String? = nil
+    ) async throws(LedgerError) -> CreditOutcome {
+        try await record(seen: transactions)
+        let targets = try Self.targets(of: transactions, requested: requested)
+        try await checkAppAccountTokens(of: targets, for: user)
+
+        let claims = try await store.claim(targets.map(\.transactionId), for: user, at: now())
+        var outcome = CreditOutcome()
+        for claim in claims {
+            if claim.isNew {
+                outcome.credited.append(claim.transactionId)
+            } else if claim.holder == user {
+                outcome.alreadyCredited.append(claim.transactionId)
+            } else {
+                outcome.conflicts.append(claim.transactionId)
+            }
+        }
+        if let requested, outcome.conflicts.contains(requested) {
+            throw .creditedToAnotherUser(transactionId: requested)
+        }
+        return outcome
+    }
+
+    /// Binds `user` to the appAccountToken their app sets on StoreKit 2 purchases. Permanent: binding
+    /// the same pair again is fine, another user or another token is `bindingConflict`.
+    public func bind(user: String, appAccountToken: UUID) async throws(LedgerError) {
+        try await store.bind(user: user, appAccountToken: appAccountToken.uuidString.lowercased())
+    }
+
+    /// Missed orders: transactions seen, never credited, first seen more than `age` seconds ago.
+    public func uncredited(olderThan age: TimeInterval) async throws(LedgerError) -> [SeenTransaction] {
+        try await store.uncredited(firstSeenBefore: now().addingTimeInterval(-age))
+    }
+
+    /// The credits of `user`, oldest first.
+    public func credits(of user: String) async throws(LedgerError) -> [Credit] {
+        try await store.credits(of: user)
+    }
+
+    /// Marks a transaction refunded or revoked (a receipt's cancellation, a REFUND or REVOKE
+    /// notification). The first revocation is kept; false when the transaction was never seen.
+    @discardableResult
+    public func markRevoked(transactionId: String, at date: Date, reason: String) async throws(LedgerError) -> Bool {
+        try await store.markRevoked(transactionId: transactionId, at: date, reason: reason)
+    }
+
+    /// Credits whose transaction was later revoked, for the team to claw back.
+    public func revokedCredits() async throws(LedgerError) -> [Credit] {
+        try await store.revokedCredits()
+    }
+
+    // MARK: - Rules
+
+    /// The transactions to credit: the requested one, else all of the input (each id once, in order).
+    private static func targets(
+        of transactions: [LedgerTransaction], requested: String?
+    ) throws(LedgerError) -> [LedgerTransaction] {
+        if let requested {
+            guard let transaction = transactions.first(where: { $0.transactionId == requested }) else {
+                throw .transactionNotInInput(transactionId: requested)
+            }
+            return [transaction]
+        }
+        var seenIds = Set<String>()
+        return transactions.filter { seenIds.insert($0.transactionId).inserted }
+    }
+
+    private func checkAppAccountTokens(of targets: [LedgerTransaction], for user: String) async throws(LedgerError) {
+        for transaction in targets {
+            guard let token = transaction.appAccountToken else { continue }
+            // An unbound token is a mismatch too: the transaction belongs to whoever binds it first.
+            guard try await store.user(boundTo: token) == user else {
+                throw .appAccountTokenMismatch(transactionId: transaction.transactionId)
+            }
+        }
+    }
+}

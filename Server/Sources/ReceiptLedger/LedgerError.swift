@@ -1,0 +1,24 @@
+/// Why the ledger refused or could not do what it was asked. The server maps `storageUnavailable`
+/// to 503 and the rest to 4xx; none of them means a credit was written.
+public enum LedgerError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The requested transaction id is not among the verified input's transactions (422).
+    case transactionNotInInput(transactionId: String)
+    /// The requested transaction is already credited to another user (409).
+    case creditedToAnotherUser(transactionId: String)
+    /// The transaction carries an appAccountToken that is not bound to this user, or to no one (409).
+    case appAccountTokenMismatch(transactionId: String)
+    /// The token is bound to another user, or the user to another token: bindings are permanent (409).
+    case bindingConflict(user: String)
+    /// The database could not be opened, read or written (503): the message says what it reported.
+    case storageUnavailable(String)
+
+    public var description: String {
+        switch self {
+        case .transactionNotInInput(let id): "transaction \(id) is not in the verified input"
+        case .creditedToAnotherUser(let id): "transaction \(id) is credited to another user"
+        case .appAccountTokenMismatch(let id): "transaction \(id) carries an appAccountToken not bound to this user"
+        case .bindingConflict(let user): "user \(user) or the appAccountToken is already bound otherwise"
+        case .storageUnavailable(let message): "the ledger's database is unavailable: \(message)"
+        }
+    }
+}

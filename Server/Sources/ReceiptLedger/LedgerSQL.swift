@@ -1,0 +1,58 @@
+/// The statements a store runs, kept apart from any driver so a PostgreSQL store runs the same text
+/// (after turning `?` into `$1, $2, ...`).
+enum LedgerSQL {
+    static let insertSeen = """
+        INSERT INTO ledger_transactions (transaction_id, original_transaction_id, product_id, bundle_id,
+            environment, purchase_date_ms, expires_date_ms, source, app_account_token, first_seen_at_ms)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (transaction_id) DO NOTHING
+        """
+    static let markRevoked = """
+        UPDATE ledger_transactions SET revoked_at_ms = ?, revocation_reason = ?
+        WHERE transaction_id = ? AND revoked_at_ms IS NULL
+        """
+    static let isSeen = "SELECT 1 FROM ledger_transactions WHERE transaction_id = ?"
+    static let insertCredit = """
+        INSERT INTO ledger_credits (transaction_id, user_id, credited_at_ms) VALUES (?, ?, ?)
+        ON CONFLICT (transaction_id) DO NOTHING
+        """
+    static let creditHolder = "SELECT user_id FROM ledger_credits WHERE transaction_id = ?"
+    static let insertUser = """
+        INSERT INTO ledger_users (user_id, app_account_token) VALUES (?, ?) ON CONFLICT DO NOTHING
+        """
+    static let tokenOfUser = "SELECT app_account_token FROM ledger_users WHERE user_id = ?"
+    static let userOfToken = "SELECT user_id FROM ledger_users WHERE app_account_token = ?"
+    static let uncredited = """
+        SELECT t.transaction_id, t.original_transaction_id, t.product_id, t.bundle_id, t.environment,
+            t.purchase_date_ms, t.expires_date_ms, t.source, t.app_account_token, t.first_seen_at_ms,
+            t.revoked_at_ms, t.revocation_reason
+        FROM ledger_transactions t LEFT JOIN ledger_credits c ON c.transaction_id = t.transaction_id
+        WHERE c.transaction_id IS NULL AND t.first_seen_at_ms < ?
+        ORDER BY t.first_seen_at_ms, t.transaction_id
+        """
+    static let creditsOfUser = """
+        SELECT c.transaction_id, c.user_id, c.credited_at_ms, t.product_id, t.revoked_at_ms, t.revocation_reason
+        FROM ledger_credits c JOIN ledger_transactions t ON t.transaction_id = c.transaction_id
+        WHERE c.user_id = ?
+        ORDER BY c.credited_at_ms, c.transaction_id
+        """
+    static let revokedCredits = """
+        SELECT c.transaction_id, c.user_id, c.credited_at_ms, t.product_id, t.revoked_at_ms, t.revocation_reason
+        FROM ledger_credits c JOIN ledger_transactions t ON t.transaction_id = c.transaction_id
+        WHERE t.revoked_at_ms IS NOT NULL
+        ORDER BY t.revoked_at_ms DESC, c.transaction_id
+        """
+}
+
+extension LedgerSQL {
+    // The migrations' own bookkeeping, applied in the same write transaction as the migrations so
+    // that two processes opening one new database cannot both apply a step.
+    static let createMigrationsTable = """
+        CREATE TABLE IF NOT EXISTS ledger_schema_migrations (
+            identifier TEXT NOT NULL PRIMARY KEY,
+            applied_at_ms BIGINT NOT NULL
+        )
+        """
+    static let appliedMigrations = "SELECT identifier FROM ledger_schema_migrations"
+    static let insertMigration = "INSERT INTO ledger_schema_migrations (identifier, applied_at_ms) VALUES (?, ?)"
+}

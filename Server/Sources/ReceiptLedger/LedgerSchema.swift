@@ -1,0 +1,47 @@
+/// The ledger's schema as versioned migrations, in SQL that SQLite and PostgreSQL both accept (TEXT,
+/// BIGINT, PRIMARY KEY, UNIQUE, REFERENCES), so a PostgreSQL store can apply the same steps.
+/// Dates are BIGINT milliseconds since 1970: exact, and the same on both databases.
+/// Append new migrations; never edit one that has shipped.
+public enum LedgerSchema {
+    public struct Migration: Sendable {
+        public let identifier: String
+        public let statements: [String]
+    }
+
+    public static let migrations: [Migration] = [
+        Migration(identifier: "v1-transactions-credits-users", statements: [
+            """
+            CREATE TABLE ledger_transactions (
+                transaction_id TEXT NOT NULL PRIMARY KEY,
+                original_transaction_id TEXT,
+                product_id TEXT,
+                bundle_id TEXT,
+                environment TEXT NOT NULL,
+                purchase_date_ms BIGINT,
+                expires_date_ms BIGINT,
+                source TEXT NOT NULL CHECK (source IN ('receipt', 'jws')),
+                app_account_token TEXT,
+                first_seen_at_ms BIGINT NOT NULL,
+                revoked_at_ms BIGINT,
+                revocation_reason TEXT
+            )
+            """,
+            "CREATE INDEX ledger_transactions_first_seen ON ledger_transactions (first_seen_at_ms)",
+            // The primary key is what makes a credit happen once, ever.
+            """
+            CREATE TABLE ledger_credits (
+                transaction_id TEXT NOT NULL PRIMARY KEY REFERENCES ledger_transactions (transaction_id),
+                user_id TEXT NOT NULL,
+                credited_at_ms BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX ledger_credits_user ON ledger_credits (user_id)",
+            """
+            CREATE TABLE ledger_users (
+                user_id TEXT NOT NULL PRIMARY KEY,
+                app_account_token TEXT NOT NULL UNIQUE
+            )
+            """,
+        ]),
+    ]
+}

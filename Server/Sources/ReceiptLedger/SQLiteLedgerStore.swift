@@ -1,0 +1,184 @@
+import Foundation
+import GRDB
+
+/// The ledger in an SQLite file, through GRDB's `DatabasePool`: WAL mode, so reads (the queries)
+/// never wait for the credit writes, and writes are serialised by SQLite itself, also across
+/// processes sharing the file. GRDB rather than sqlite-nio: it gives WAL pooling, busy timeouts and
+/// immediate transactions out of the box, and its async `read`/`write` run the blocking SQLite calls
+/// off the caller's executor, which is all an async store needs; the SQL itself stays portable.
+public final class SQLiteLedgerStore: LedgerStore {
+    private let pool: DatabasePool
+
+    /// Opens (creating it if need be) the database at `path` and applies the schema migrations it
+    /// lacks. Throws `storageUnavailable` when the file cannot be opened, read or migrated.
+    public convenience init(path: String) throws(LedgerError) {
+        try self.init(path: path, maxPageCount: nil)
+    }
+
+    /// `maxPageCount` caps the file's size for the tests: a full database, even when they run as root.
+    package init(path: String, maxPageCount: Int?) throws(LedgerError) {
+        var configuration = Configuration()
+        if let maxPageCount {
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = \(maxPageCount)") }
+        }
+        configuration.label = "ReceiptLedger"
+        configuration.foreignKeysEnabled = true
+        // Another process writing the same file: wait for it rather than fail at once.
+        configuration.busyMode = .timeout(10)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try pool.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    try Self.applyMigrations(db)
+                    return .commit
+                }
+            }
+        } catch {
+            throw Self.unavailable(error)
+        }
+    }
+
+    /// Closes the database's connections; later calls throw `storageUnavailable`.
+    public func close() throws(LedgerError) {
+        do { try pool.close() } catch { throw Self.unavailable(error) }
+    }
+
+    /// The migration identifiers applied to this database, in the order applied.
+    public func appliedMigrations() async throws(LedgerError) -> [String] {
+        try await read { db in try String.fetchAll(db, sql: LedgerSQL.appliedMigrations + " ORDER BY applied_at_ms, identifier") }
+    }
+
+    public func recordSeen(_ transactions: [LedgerTransaction], at now: Date) async throws(LedgerError) {
+        let firstSeen = LedgerDate.milliseconds(now)
+        try await writeImmediately { db in
+            for transaction in transactions {
+                try db.execute(sql: LedgerSQL.insertSeen, arguments: [
+                    transaction.transactionId, transaction.originalTransactionId, transaction.productId,
+                    transaction.bundleId, transaction.environment,
+                    transaction.purchaseDate.map(LedgerDate.milliseconds),
+                    transaction.expiresDate.map(LedgerDate.milliseconds),
+                    transaction.source.rawValue, transaction.appAccountToken, firstSeen,
+                ])
+                if let revoked = transaction.revocationDate {
+                    try db.execute(sql: LedgerSQL.markRevoked, arguments: [
+                        LedgerDate.milliseconds(revoked), transaction.revocationReason ?? "revoked", transaction.transactionId,
+                    ])
+                }
+            }
+        }
+    }
+
+    public func claim(_ transactionIds: [String], for user: String, at now: Date) async throws(LedgerError) -> [CreditClaim] {
+        let creditedAt = LedgerDate.milliseconds(now)
+        return try await writeImmediately { db in
+            try transactionIds.map { id in
+                try db.execute(sql: LedgerSQL.insertCredit, arguments: [id, user, creditedAt])
+                let isNew = db.changesCount == 1
+                // Whoever holds it now: this user if the insert happened, else the first credit's.
+                let holder = try String.fetchOne(db, sql: LedgerSQL.creditHolder, arguments: [id]) ?? user
+                return CreditClaim(transactionId: id, holder: holder, isNew: isNew)
+            }
+        }
+    }
+
+    public func bind(user: String, appAccountToken: String) async throws(LedgerError) {
+        let bound = try await writeImmediately { db in
+            try db.execute(sql: LedgerSQL.insertUser, arguments: [user, appAccountToken])
+            let tokenOfUser = try String.fetchOne(db, sql: LedgerSQL.tokenOfUser, arguments: [user])
+            let userOfToken = try String.fetchOne(db, sql: LedgerSQL.userOfToken, arguments: [appAccountToken])
+            return tokenOfUser == appAccountToken && userOfToken == user
+        }
+        if !bound { throw .bindingConflict(user: user) }
+    }
+
+    public func user(boundTo appAccountToken: String) async throws(LedgerError) -> String? {
+        try await read { db in try String.fetchOne(db, sql: LedgerSQL.userOfToken, arguments: [appAccountToken]) }
+    }
+
+    public func uncredited(firstSeenBefore date: Date) async throws(LedgerError) -> [SeenTransaction] {
+        try await read { db in
+            try Row.fetchAll(db, sql: LedgerSQL.uncredited, arguments: [LedgerDate.milliseconds(date)]).map { row in
+                SeenTransaction(
+                    transaction: LedgerTransaction(
+                        transactionId: row[0], originalTransactionId: row[1], productId: row[2], bundleId: row[3],
+                        environment: row[4],
+                        purchaseDate: (row[5] as Int64?).map(LedgerDate.date),
+                        expiresDate: (row[6] as Int64?).map(LedgerDate.date),
+                        source: TransactionSource(rawValue: row[7]) ?? .receipt,
+                        appAccountToken: row[8]
+                    ),
+                    firstSeenAt: LedgerDate.date(row[9]),
+                    revokedAt: (row[10] as Int64?).map(LedgerDate.date),
+                    revocationReason: row[11]
+                )
+            }
+        }
+    }
+
+    public func credits(of user: String) async throws(LedgerError) -> [Credit] {
+        try await read { db in try Row.fetchAll(db, sql: LedgerSQL.creditsOfUser, arguments: [user]).map(Self.credit) }
+    }
+
+    public func markRevoked(transactionId: String, at date: Date, reason: String) async throws(LedgerError) -> Bool {
+        try await writeImmediately { db in
+            try db.execute(sql: LedgerSQL.markRevoked, arguments: [LedgerDate.milliseconds(date), reason, transactionId])
+            return try Bool.fetchOne(db, sql: LedgerSQL.isSeen, arguments: [transactionId]) ?? false
+        }
+    }
+
+    public func revokedCredits() async throws(LedgerError) -> [Credit] {
+        try await read { db in try Row.fetchAll(db, sql: LedgerSQL.revokedCredits).map(Self.credit) }
+    }
+
+    // MARK: - Plumbing
+
+    private static func credit(_ row: Row) -> Credit {
+        Credit(
+            transactionId: row[0], user: row[1], creditedAt: LedgerDate.date(row[2]), productId: row[3],
+            revokedAt: (row[4] as Int64?).map(LedgerDate.date), revocationReason: row[5]
+        )
+    }
+
+    private static func applyMigrations(_ db: Database) throws {
+        try db.execute(sql: LedgerSQL.createMigrationsTable)
+        let applied = Set(try String.fetchAll(db, sql: LedgerSQL.appliedMigrations))
+        for (index, migration) in LedgerSchema.migrations.enumerated() where !applied.contains(migration.identifier) {
+            for statement in migration.statements { try db.execute(sql: statement) }
+            // The index keeps the order readable when several steps are applied in the same millisecond.
+            try db.execute(sql: LedgerSQL.insertMigration, arguments: [
+                migration.identifier, LedgerDate.milliseconds(Date()) + Int64(index),
+            ])
+        }
+    }
+
+    /// A write in a `BEGIN IMMEDIATE` transaction: it takes SQLite's write lock first, so a second
+    /// process waits (busy timeout) instead of failing when it upgrades from a read.
+    private func writeImmediately<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws(LedgerError) -> T {
+        do {
+            return try await pool.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try work(db)
+                    return .commit
+                }
+                guard let result else { throw LedgerError.storageUnavailable("the write did not complete") }
+                return result
+            }
+        } catch {
+            throw Self.unavailable(error)
+        }
+    }
+
+    private func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws(LedgerError) -> T {
+        do {
+            return try await pool.read(work)
+        } catch {
+            throw Self.unavailable(error)
+        }
+    }
+
+    private static func unavailable(_ error: any Error) -> LedgerError {
+        if let ledgerError = error as? LedgerError { return ledgerError }
+        return .storageUnavailable(String(describing: error))
+    }
+}

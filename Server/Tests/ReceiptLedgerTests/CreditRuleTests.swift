@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import ReceiptLedger
+
+@Suite("Ledger credit rules")
+struct CreditRuleTests {
+    @Test func creditsEveryTransactionOfTheInputOnceThenReportsThemAsAlreadyCredited() async throws {
+        try await withLedger { ledger, _, _ in
+            let input = [receiptTransaction("1000"), receiptTransaction("1001")]
+            let first = try await ledger.credit(user: "alice", transactions: input)
+            #expect(first == CreditOutcome(credited: ["1000", "1001"]))
+            let replay = try await ledger.credit(user: "alice", transactions: input)
+            #expect(replay == CreditOutcome(alreadyCredited: ["1000", "1001"]))
+        }
+    }
+
+    @Test func creditsOnlyTheNewTransactionsOfAGrowingReceipt() async throws {
+        try await withLedger { ledger, _, _ in
+            _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000")])
+            let later = try await ledger.credit(
+                user: "alice", transactions: [receiptTransaction("1000"), receiptTransaction("1001")])
+            #expect(later == CreditOutcome(credited: ["1001"], alreadyCredited: ["1000"]))
+        }
+    }
+
+    @Test func aSharedReceiptListsTheOtherUsersTransactionsAsConflicts() async throws {
+        try await withLedger { ledger, _, _ in
+            _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000")])
+            let bob = try await ledger.credit(
+                user: "bob", transactions: [receiptTransaction("1000"), receiptTransaction("1001")])
+            #expect(bob == CreditOutcome(credited: ["1001"], conflicts: ["1000"]))
+            #expect(try await ledger.credits(of: "alice").map(\.transactionId) == ["1000"])
+            #expect(try await ledger.credits(of: "bob").map(\.transactionId) == ["1001"])
+        }
+    }
+
+    @Test func aRequestedTransactionIsTheOnlyOneCredited() async throws {
+        try await withLedger { ledger, _, _ in
+            let input = [receiptTransaction("1000"), receiptTransaction("1001")]
+            let outcome = try await ledger.credit(user: "alice", transactions: input, requested: "1001")
+            #expect(outcome == CreditOutcome(credited: ["1001"]))
+            let again = try await ledger.credit(user: "alice", transactions: input, requested: "1001")
+            #expect(again == CreditOutcome(alreadyCredited: ["1001"]))
+            // Both were recorded as seen; the one not asked for is still owed.
+            let missed = try await ledger.uncredited(olderThan: -1)
+            #expect(missed.map(\.transaction.transactionId) == ["1000"])
+        }
+    }
+
+    @Test func aRequestedTransactionNotInTheInputIsRefusedButTheInputIsStillSeen() async throws {
+        try await withLedger { ledger, _, _ in
+            await #expect(throws: LedgerError.transactionNotInInput(transactionId: "9999")) {
+                try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000")], requested: "9999")
+            }
+            let credits = try await ledger.credits(of: "alice")
+            let missed = try await ledger.uncredited(olderThan: -1)
+            #expect(credits.isEmpty)
+            #expect(missed.map(\.transaction.transactionId) == ["1000"])
+        }
+    }
+
+    @Test func aRequestedTransactionHeldByAnotherUserIsAnError() async throws {
+        try await withLedger { ledger, _, _ in
+            _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000")])
+            await #expect(throws: LedgerError.creditedToAnotherUser(transactionId: "1000")) {
+                try await ledger.credit(user: "bob", transactions: [receiptTransaction("1000")], requested: "1000")
+            }
+            #expect(try await ledger.credits(of: "alice").map(\.transactionId) == ["1000"])
+            #expect(try await ledger.credits(of: "bob").isEmpty)
+        }
+    }
+
+    @Test func anEmptyInputCreditsNothing() async throws {
+        try await withLedger { ledger, _, _ in
+            let outcome = try await ledger.credit(user: "alice", transactions: [])
+            #expect(outcome == CreditOutcome())
+        }
+    }
+
+    @Test func aTransactionListedTwiceInOneInputIsCreditedOnce() async throws {
+        try await withLedger { ledger, _, _ in
+            let outcome = try await ledger.credit(
+                user: "alice", transactions: [receiptTransaction("1000"), receiptTransaction("1000")])
+            #expect(outcome == CreditOutcome(credited: ["1000"]))
+        }
+    }
+
+    @Test func creditsRecordWhenAndWhatWasCredited() async throws {
+        let clock = TestClock()
+        try await withLedger(clock: clock) { ledger, _, _ in
+            clock.advance(by: 5)
+            _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000", product: "gems")])
+            #expect(try await ledger.credits(of: "alice") == [
+                Credit(transactionId: "1000", user: "alice", creditedAt: Date(timeIntervalSince1970: 1_700_000_005), productId: "gems"),
+            ])
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import ReceiptLedger
+
+@Suite("SQLite ledger store: migrations, persistence, faults")
+struct SQLiteLedgerStoreTests {
+    @Test func migrationsAreAppliedOnceAndReopeningAppliesNothingNew() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("ledger.sqlite").path
+            let first = try SQLiteLedgerStore(path: path)
+            #expect(try await first.appliedMigrations() == ["v1-transactions-credits-users"])
+            try first.close()
+            let reopened = try SQLiteLedgerStore(path: path)
+            #expect(try await reopened.appliedMigrations() == ["v1-transactions-credits-users"])
+            try reopened.close()
+        }
+    }
+
+    @Test func theFileIsInWALMode() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("ledger.sqlite").path
+            let store = try SQLiteLedgerStore(path: path)
+            try await Ledger(store: store).record(seen: [receiptTransaction("1000")])
+            #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+            try store.close()
+        }
+    }
+
+    @Test func creditsSurviveCloseAndReopen() async throws {
+        let clock = TestClock()
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("ledger.sqlite").path
+            let store = try SQLiteLedgerStore(path: path)
+            let ledger = Ledger(store: store, now: { clock.now })
+            let token = UUID()
+            try await ledger.bind(user: "alice", appAccountToken: token)
+            _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000")])
+            try await ledger.record(seen: [receiptTransaction("1001")])
+            try store.close()
+
+            let reopened = Ledger(store: try SQLiteLedgerStore(path: path), now: { clock.now })
+            #expect(try await reopened.credits(of: "alice").map(\.transactionId) == ["1000"])
+            #expect(try await reopened.uncredited(olderThan: -1).map(\.transaction.transactionId) == ["1001"])
+            #expect(try await reopened.credit(user: "bob", transactions: [receiptTransaction("1000")])
+                == CreditOutcome(conflicts: ["1000"]))
+            #expect(try await reopened.store.user(boundTo: token.uuidString.lowercased()) == "alice")
+        }
+    }
+
+    @Test func aPathInAMissingDirectoryIsATypedError() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("missing/ledger.sqlite").path
+            #expect(await storageFailure { _ = try SQLiteLedgerStore(path: path) } != nil)
+        }
+    }
+
+    @Test func aFileThatIsNotADatabaseIsATypedError() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("ledger.sqlite").path
+            try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
+            #expect(await storageFailure { _ = try SQLiteLedgerStore(path: path) } != nil)
+        }
+    }
+
+    @Test func aDirectoryWhereTheFileShouldBeIsATypedError() async throws {
+        try await withTemporaryDirectory { directory in
+            #expect(await storageFailure { _ = try SQLiteLedgerStore(path: directory.path) } != nil)
+        }
+    }
+
+    @Test func aFullDatabaseIsATypedErrorAndWritesNoCredit() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("ledger.sqlite").path
+            // The schema takes a few pages; the cap leaves room for a handful of rows only.
+            let store = try SQLiteLedgerStore(path: path, maxPageCount: 12)
+            let ledger = Ledger(store: store)
+            let bulky = (0..<200).map { receiptTransaction("tx-\($0)", product: String(repeating: "p", count: 400)) }
+            let message = try #require(await storageFailure { _ = try await ledger.credit(user: "alice", transactions: bulky) })
+            #expect(message.contains("full"))
+            // The failed request wrote nothing: no credit, and the sightings were rolled back too.
+            #expect(try await ledger.credits(of: "alice").isEmpty)
+            #expect(try await ledger.uncredited(olderThan: -1).isEmpty)
+            // The store still answers once the input fits.
+            #expect(try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000")])
+                == CreditOutcome(credited: ["1000"]))
+        }
+    }
+
+    @Test func aClosedStoreIsATypedError() async throws {
+        try await withLedger { ledger, store, _ in
+            try store.close()
+            #expect(await storageFailure { _ = try await ledger.credits(of: "alice") } != nil)
+        }
+    }
+}
