@@ -56,14 +56,19 @@ public struct Ledger: Sendable {
         try await store.bind(user: user, appAccountToken: appAccountToken.uuidString.lowercased())
     }
 
-    /// Missed orders: transactions seen, never credited, first seen more than `age` seconds ago.
-    public func uncredited(olderThan age: TimeInterval) async throws(LedgerError) -> [SeenTransaction] {
-        try await store.uncredited(firstSeenBefore: now().addingTimeInterval(-age))
+    /// How many rows a query answers at most unless asked otherwise: a listing stays bounded however
+    /// large the ledger grows.
+    public static let defaultLimit = 1_000
+
+    /// Missed orders: transactions seen, never credited, first seen more than `age` seconds ago,
+    /// oldest first, at most `limit`.
+    public func uncredited(olderThan age: TimeInterval, limit: Int = defaultLimit) async throws(LedgerError) -> [SeenTransaction] {
+        try await store.uncredited(firstSeenBefore: now().addingTimeInterval(-age), limit: max(0, limit))
     }
 
-    /// The credits of `user`, oldest first.
-    public func credits(of user: String) async throws(LedgerError) -> [Credit] {
-        try await store.credits(of: user)
+    /// The credits of `user`, oldest first, at most `limit`.
+    public func credits(of user: String, limit: Int = defaultLimit) async throws(LedgerError) -> [Credit] {
+        try await store.credits(of: user, limit: max(0, limit))
     }
 
     /// Marks a transaction refunded or revoked (a receipt's cancellation, a REFUND or REVOKE
@@ -73,9 +78,10 @@ public struct Ledger: Sendable {
         try await store.markRevoked(transactionId: transactionId, at: date, reason: reason)
     }
 
-    /// Credits whose transaction was later revoked, for the team to claw back.
-    public func revokedCredits() async throws(LedgerError) -> [Credit] {
-        try await store.revokedCredits()
+    /// Credits whose transaction was later revoked, for the team to claw back; most recent first,
+    /// at most `limit`.
+    public func revokedCredits(limit: Int = defaultLimit) async throws(LedgerError) -> [Credit] {
+        try await store.revokedCredits(limit: max(0, limit))
     }
 
     // MARK: - Rules

@@ -29,18 +29,21 @@ enum LedgerSQL {
         FROM ledger_transactions t LEFT JOIN ledger_credits c ON c.transaction_id = t.transaction_id
         WHERE c.transaction_id IS NULL AND t.first_seen_at_ms < ?
         ORDER BY t.first_seen_at_ms, t.transaction_id
+        LIMIT ?
         """
     static let creditsOfUser = """
         SELECT c.transaction_id, c.user_id, c.credited_at_ms, t.product_id, t.revoked_at_ms, t.revocation_reason
         FROM ledger_credits c JOIN ledger_transactions t ON t.transaction_id = c.transaction_id
         WHERE c.user_id = ?
         ORDER BY c.credited_at_ms, c.transaction_id
+        LIMIT ?
         """
     static let revokedCredits = """
         SELECT c.transaction_id, c.user_id, c.credited_at_ms, t.product_id, t.revoked_at_ms, t.revocation_reason
         FROM ledger_credits c JOIN ledger_transactions t ON t.transaction_id = c.transaction_id
         WHERE t.revoked_at_ms IS NOT NULL
         ORDER BY t.revoked_at_ms DESC, c.transaction_id
+        LIMIT ?
         """
 }
 

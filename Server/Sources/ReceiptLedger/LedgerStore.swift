@@ -18,15 +18,15 @@ public protocol LedgerStore: Sendable {
     /// The user bound to an appAccountToken (lowercased UUID), if any.
     func user(boundTo appAccountToken: String) async throws(LedgerError) -> String?
 
-    /// Transactions seen but never credited, first seen before `date`, oldest first.
-    func uncredited(firstSeenBefore date: Date) async throws(LedgerError) -> [SeenTransaction]
+    /// Transactions seen but never credited, first seen before `date`, oldest first, at most `limit`.
+    func uncredited(firstSeenBefore date: Date, limit: Int) async throws(LedgerError) -> [SeenTransaction]
 
-    /// A user's credits, oldest first.
-    func credits(of user: String) async throws(LedgerError) -> [Credit]
+    /// A user's credits, oldest first, at most `limit`.
+    func credits(of user: String, limit: Int) async throws(LedgerError) -> [Credit]
 
     /// Marks a seen transaction revoked; the first revocation is kept. False when it was never seen.
     func markRevoked(transactionId: String, at date: Date, reason: String) async throws(LedgerError) -> Bool
 
-    /// Credits whose transaction was revoked, most recently revoked first.
-    func revokedCredits() async throws(LedgerError) -> [Credit]
+    /// Credits whose transaction was revoked, most recently revoked first, at most `limit`.
+    func revokedCredits(limit: Int) async throws(LedgerError) -> [Credit]
 }

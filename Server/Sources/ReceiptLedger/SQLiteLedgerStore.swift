@@ -95,9 +95,9 @@ public final class SQLiteLedgerStore: LedgerStore {
         try await read { db in try String.fetchOne(db, sql: LedgerSQL.userOfToken, arguments: [appAccountToken]) }
     }
 
-    public func uncredited(firstSeenBefore date: Date) async throws(LedgerError) -> [SeenTransaction] {
+    public func uncredited(firstSeenBefore date: Date, limit: Int) async throws(LedgerError) -> [SeenTransaction] {
         try await read { db in
-            try Row.fetchAll(db, sql: LedgerSQL.uncredited, arguments: [LedgerDate.milliseconds(date)]).map { row in
+            try Row.fetchAll(db, sql: LedgerSQL.uncredited, arguments: [LedgerDate.milliseconds(date), limit]).map { row in
                 SeenTransaction(
                     transaction: LedgerTransaction(
                         transactionId: row[0], originalTransactionId: row[1], productId: row[2], bundleId: row[3],
@@ -115,8 +115,8 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
-    public func credits(of user: String) async throws(LedgerError) -> [Credit] {
-        try await read { db in try Row.fetchAll(db, sql: LedgerSQL.creditsOfUser, arguments: [user]).map(Self.credit) }
+    public func credits(of user: String, limit: Int) async throws(LedgerError) -> [Credit] {
+        try await read { db in try Row.fetchAll(db, sql: LedgerSQL.creditsOfUser, arguments: [user, limit]).map(Self.credit) }
     }
 
     public func markRevoked(transactionId: String, at date: Date, reason: String) async throws(LedgerError) -> Bool {
@@ -126,8 +126,8 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
-    public func revokedCredits() async throws(LedgerError) -> [Credit] {
-        try await read { db in try Row.fetchAll(db, sql: LedgerSQL.revokedCredits).map(Self.credit) }
+    public func revokedCredits(limit: Int) async throws(LedgerError) -> [Credit] {
+        try await read { db in try Row.fetchAll(db, sql: LedgerSQL.revokedCredits, arguments: [limit]).map(Self.credit) }
     }
 
     // MARK: - Plumbing

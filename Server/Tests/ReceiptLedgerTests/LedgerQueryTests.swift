@@ -98,4 +98,24 @@ struct LedgerQueryTests {
             #expect(try await ledger.revokedCredits().map(\.revokedAt) == [Date(timeIntervalSince1970: 1_700_200_000)])
         }
     }
+
+    @Test func everyListingStopsAtItsLimitKeepingItsOrder() async throws {
+        let clock = TestClock()
+        try await withLedger(clock: clock) { ledger, _, _ in
+            for id in 1000..<1005 {
+                try await ledger.record(seen: [receiptTransaction(String(id))])
+                clock.advance(by: 1)
+            }
+            for id in ["1000", "1001", "1002"] {
+                _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction(id)])
+                _ = try await ledger.markRevoked(transactionId: id, at: clock.now, reason: "REFUND")
+                clock.advance(by: 1)
+            }
+            #expect(try await ledger.uncredited(olderThan: -1, limit: 1).map(\.transaction.transactionId) == ["1003"])
+            #expect(try await ledger.credits(of: "alice", limit: 2).map(\.transactionId) == ["1000", "1001"])
+            #expect(try await ledger.revokedCredits(limit: 2).map(\.transactionId) == ["1002", "1001"])
+            #expect(try await ledger.credits(of: "alice", limit: 0).isEmpty)
+            #expect(try await ledger.credits(of: "alice").count == 3)
+        }
+    }
 }
