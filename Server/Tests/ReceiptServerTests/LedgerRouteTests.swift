@@ -348,25 +348,4 @@ struct LedgerRouteTests {
             #expect(holders == 1)
         }
     }
-
-    /// A verified notification's transaction is recorded as seen: a purchase the app never
-    /// reported becomes a missed order. A refused notification records nothing.
-    @Test func notificationsRecordTheirTransaction() async throws {
-        let clock = LedgerClock()
-        try await Fixtures.withServer(clock: { clock.now }) { client, _ in
-            let forged = try await SignedDataFixtures.answer(client, "/v2/notifications",
-                                                             try SignedDataFixtures.body("signedPayload", "nested-bad-signature.jws"))
-            #expect(forged.status == 400)
-            let (status, _) = try await SignedDataFixtures.answer(client, "/v2/notifications",
-                                                                  ByteBuffer(bytes: try SignedDataFixtures.file("body-signed-payload.json")))
-            #expect(status == 200)
-            clock.advance(by: 1)
-            let rows = Fixtures.rows(try await Fixtures.send(client, .get, "/v1/uncredited").json, "uncredited")
-            #expect(rows as [NSDictionary] == [[
-                "transactionId": "2000000000000201", "originalTransactionId": "2000000000000100", "productId": "com.example.pro.monthly",
-                "bundleId": "com.example.receiptparser.sample", "environment": "Sandbox", "purchaseDate": "2025-06-01T11:59:00.000Z",
-                "expiresDate": "2025-07-01T11:59:00.000Z", "firstSeenAt": "2023-11-14T22:13:20.000Z", "source": "jws",
-            ]])
-        }
-    }
 }
