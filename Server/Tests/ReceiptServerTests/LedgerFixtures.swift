@@ -59,6 +59,19 @@ enum LedgerFixtures {
         String(decoding: try! JSONSerialization.data(withJSONObject: text, options: .fragmentsAllowed), as: UTF8.self)
     }
 
+    /// A store capped at a few pages, for ``fill(_:)`` to fill.
+    static func smallStore(_ path: String) throws -> any LedgerStore { try SQLiteLedgerStore(path: path, maxPageCount: 12) }
+
+    /// Records bulky sightings until the database is full.
+    static func fill(_ ledger: Ledger) async {
+        for index in 0..<1_000 {
+            let bulky = LedgerTransaction(transactionId: "fill-\(index)", productId: String(repeating: "p", count: 400),
+                                          environment: "Sandbox", source: .receipt)
+            do { try await ledger.record(seen: [bulky]) } catch { return }
+        }
+        Issue.record("the database never filled up")
+    }
+
     static func ids(_ json: [String: Any], _ key: String) -> [String] { json[key] as? [String] ?? [] }
     static func rows(_ json: [String: Any], _ key: String) -> [[String: Any]] { json[key] as? [[String: Any]] ?? [] }
 }

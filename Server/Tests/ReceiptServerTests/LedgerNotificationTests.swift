@@ -85,12 +85,8 @@ struct LedgerNotificationTests {
     }
 
     @Test func aLedgerFailureAnswers503SoThatAppleRetries() async throws {
-        try await Fixtures.withServer(makeStore: { try SQLiteLedgerStore(path: $0, maxPageCount: 12) }) { client, ledger in
-            for index in 0..<1_000 {
-                let bulky = LedgerTransaction(transactionId: "fill-\(index)", productId: String(repeating: "p", count: 400),
-                                              environment: "Sandbox", source: .receipt)
-                do { try await ledger.record(seen: [bulky]) } catch { break }
-            }
+        try await Fixtures.withServer(makeStore: Fixtures.smallStore) { client, ledger in
+            await Fixtures.fill(ledger)
             let answer = try await Self.post(client, "notification-revoke.jws")
             #expect(answer.status == 503)
             #expect(SignedDataFixtures.error(answer.json)["code"] == "storageUnavailable")

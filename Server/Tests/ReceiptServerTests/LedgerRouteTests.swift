@@ -313,13 +313,9 @@ struct LedgerRouteTests {
     /// A database that cannot take the write answers 503 with Retry-After, never 200, and holds
     /// no credit.
     @Test func aFullDatabaseAnswers503() async throws {
-        try await Fixtures.withServer(makeStore: { try SQLiteLedgerStore(path: $0, maxPageCount: 12) }) { client, ledger in
+        try await Fixtures.withServer(makeStore: Fixtures.smallStore) { client, ledger in
             // Fill it to the last page.
-            for index in 0..<1_000 {
-                let bulky = LedgerTransaction(transactionId: "fill-\(index)", productId: String(repeating: "p", count: 400),
-                                              environment: "Sandbox", source: .receipt)
-                do { try await ledger.record(seen: [bulky]) } catch { break }
-            }
+            await Fixtures.fill(ledger)
             let answer = try await Fixtures.send(client, .post, "/v1/credits", body: try Fixtures.receiptCredit(user: "alice"))
             #expect(answer.status == 503)
             #expect(answer.headers[.retryAfter] == "1")

@@ -20,16 +20,8 @@ struct CreditRequest: Sendable {
     let transactionId: String?
 
     init(body: [UInt8]) throws(LedgerRequestError) {
-        let value: StrictJSON.Value
-        do {
-            value = try StrictJSON.parse(body)
-        } catch {
-            throw LedgerRequestError(status: .badRequest, code: error.code.name, member: nil, reason: error.reason)
-        }
-        guard case .object(let object) = value else { throw .invalid(member: nil, "the body is not a JSON object") }
-        if let unknown = object.first(where: { !Self.members.contains($0.key) }) {
-            throw .invalid(member: unknown.key, "unknown member; a credit names user, receipt-data or signedTransaction, and optionally transactionId")
-        }
+        let value = try LedgerRequestBody.object(body, members: Self.members,
+                                                 expected: "a credit names user, receipt-data or signedTransaction, and optionally transactionId")
         user = try LedgerUserID.validated(try Self.string("user", in: value) ?? "")
         transactionId = try Self.string("transactionId", in: value)
         if transactionId?.isEmpty == true { throw .invalid(member: "transactionId", "the transaction id is empty") }
