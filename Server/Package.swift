@@ -35,6 +35,8 @@ let package = Package(
                 .product(name: "ReceiptParser", package: "ReceiptParser"),
                 // receipt-dump's text of StoreKit 2 tokens, shown on the support page.
                 .product(name: "ReceiptReports", package: "ReceiptParser"),
+                // The credit ledger behind the /v1/credits routes (issue 16).
+                "ReceiptLedger",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -48,6 +50,7 @@ let package = Package(
             name: "receipt-server",
             dependencies: [
                 "ReceiptServer",
+                "ReceiptLedger",
                 .product(name: "ReceiptCommandLine", package: "ReceiptParser"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -60,6 +63,7 @@ let package = Package(
             name: "ReceiptServerTests",
             dependencies: [
                 "ReceiptServer",
+                "ReceiptLedger",
                 "receipt-server",  // the command's options, parsed as on a command line
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

@@ -144,6 +144,35 @@ def notification_consumption(kit: JWSKit) -> str:
                                   uuid="2f6a0f5e-5d1c-4c0e-9e0a-6f1b2c3d4e02"))
 
 
+def revocation(kit: JWSKit, notification_type: str, transaction_token: str, uuid: str) -> str:
+    """A REFUND or REVOKE notification (Sandbox) whose data nests only the transaction revoked."""
+    data = edit(notification_data(), signedTransactionInfo=transaction_token)
+    return kit.token(notification(notification_type, None, "data", data, uuid=uuid))
+
+
+@token("notification-refund.jws", "REFUND: data (Sandbox) with a signedTransactionInfo of sample.receipt's "
+       "subscription purchase (2000000000000002), revoked 2025-06-02T08:00:00Z for revocationReason 1; no renewal "
+       "info. The credit ledger marks the transaction refunded.", "notification",
+       ok(decoded={"notificationType": "REFUND"}),
+       ok("the checks pass", expect_app_apple_id=APP_APPLE_ID, **CHECKS_PASS))
+def notification_refund(kit: JWSKit) -> str:
+    nested = nested_transaction(kit, transactionId="2000000000000002", originalTransactionId="2000000000000002",
+                                purchaseDate=ms("2025-05-20T09:30:00.250Z"), originalPurchaseDate=ms("2025-05-20T09:30:00Z"),
+                                expiresDate=ms("2025-06-20T09:30:00Z"), revocationDate=ms("2025-06-02T08:00:00Z"),
+                                revocationReason=1)
+    return revocation(kit, "REFUND", nested, uuid="2f6a0f5e-5d1c-4c0e-9e0a-6f1b2c3d4e07")
+
+
+@token("notification-revoke.jws", "REVOKE: data (Sandbox) with a signedTransactionInfo (2000000000000241, family "
+       "shared) that has no revocationDate, so the credit ledger takes the notification's signedDate; no renewal "
+       "info.", "notification",
+       ok(decoded={"notificationType": "REVOKE"}),
+       ok("the checks pass", expect_app_apple_id=APP_APPLE_ID, **CHECKS_PASS))
+def notification_revoke(kit: JWSKit) -> str:
+    nested = nested_transaction(kit, transactionId="2000000000000241", inAppOwnershipType="FAMILY_SHARED")
+    return revocation(kit, "REVOKE", nested, uuid="2f6a0f5e-5d1c-4c0e-9e0a-6f1b2c3d4e08")
+
+
 @token("notification-test.jws", "TEST: data with bundleId, environment and appAppleId, no nested token.",
        "notification", ok(), ok("the checks pass", expect_app_apple_id=APP_APPLE_ID, **CHECKS_PASS))
 def notification_test(kit: JWSKit) -> str:

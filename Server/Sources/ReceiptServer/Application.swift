@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import NIOCore
 import Logging
+import ReceiptLedger
 import ReceiptParser
 
 /// Builds the receipt server: routes, limits and logging around one shared ``ServerConfiguration``.
@@ -16,12 +17,14 @@ import ReceiptParser
 ///   token's typed JSON.
 /// - `GET /health` → `{"status":"ok"}`.
 /// - `GET /` and `POST /`: a page where support staff paste a base64 receipt or signed data.
+/// - With a `ledger`: the ledger routes (``ServerLedger/addRoutes(to:service:)``), notifications
+///   recorded in it, and `POST /ledger`, the page's ledger lookup; without one they answer 404.
 ///
 /// Verification runs under a ``VerificationGate``: off the event loops, at most
 /// ``ServerConfiguration/maximumConcurrentVerifications`` at once; a request that waits longer
 /// than ``ServerConfiguration/verificationTimeoutSeconds`` for its turn gets 503 with status
 /// 21005. `/health` does not wait.
-public func buildApplication(_ configuration: ServerConfiguration, logger: Logger) -> some ApplicationProtocol {
+public func buildApplication(_ configuration: ServerConfiguration, ledger: ServerLedger? = nil, logger: Logger) -> some ApplicationProtocol {
     let service = ReceiptService(configuration: configuration)
     let router = Router()
     router.add(middleware: LogRequestsMiddleware(.debug))
@@ -57,7 +60,18 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
             let outcome = service.verifyNotification(body: body)
             service.log(outcome, route: ReceiptService.notificationsRoute, logger: logger)
             return outcome
-        } answer: { SignedDataResponse.notification($0) }
+        } answer: { (outcome: SignedDataOutcome) in
+            // Answered 503 when the ledger cannot record it, so that Apple sends it again.
+            if let ledger {
+                do throws(LedgerError) {
+                    try await ledger.record(notification: outcome)
+                } catch {
+                    context.logger.error("ledger unavailable", metadata: ["route": .string(ReceiptService.notificationsRoute), "error": .string(error.description)])
+                    return LedgerRequestError(error).response
+                }
+            }
+            return SignedDataResponse.notification(outcome)
+        }
     }
 
     router.post("v1/transactions") { request, context in
@@ -68,8 +82,10 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         } answer: { SignedDataResponse.transactions($0) }
     }
 
+    let ledgerSection = ledger == nil ? "" : SupportPage.ledgerSection(.form)
     router.get("/") { _, _ in
-        html(SupportPage.render(nil, input: "", now: configuration.statusTime, signedDataVerifier: configuration.signedDataVerifier))
+        html(SupportPage.render(nil, input: "", now: configuration.statusTime, signedDataVerifier: configuration.signedDataVerifier,
+                                ledgerSection: ledgerSection))
     }
 
     router.post("/") { request, context in
@@ -90,7 +106,17 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
         }
         guard let result else { throw ServerError.busy(service.gate) }
         return html(SupportPage.render(result, input: pasted, now: configuration.statusTime,
-                                       signedDataVerifier: configuration.signedDataVerifier))
+                                       signedDataVerifier: configuration.signedDataVerifier, ledgerSection: ledgerSection))
+    }
+
+    if let ledger {
+        ledger.addRoutes(to: router, service: service)
+        router.post("ledger") { request, _ in
+            let body = try await readBody(request, limit: configuration.maximumBodySize)
+            let (status, lookup) = await ledger.lookUp(form: body)
+            return html(SupportPage.render(nil, input: "", now: configuration.statusTime, signedDataVerifier: configuration.signedDataVerifier,
+                                           ledgerSection: SupportPage.ledgerSection(lookup)), status: status)
+        }
     }
 
     return Application(
@@ -111,7 +137,7 @@ public func buildApplication(_ configuration: ServerConfiguration, logger: Logge
 /// freed up in time.
 private func gatedRoute<Outcome: Sendable>(
     _ route: String, _ request: Request, _ context: some RequestContext, service: ReceiptService,
-    verify: @escaping @Sendable (_ body: [UInt8], _ logger: Logger) -> Outcome, answer: (Outcome) -> Response
+    verify: @escaping @Sendable (_ body: [UInt8], _ logger: Logger) -> Outcome, answer: (Outcome) async -> Response
 ) async throws -> Response {
     let body = try await readBody(request, limit: service.configuration.maximumBodySize)
     let logger = context.logger
@@ -119,11 +145,11 @@ private func gatedRoute<Outcome: Sendable>(
         logger.notice("request refused", metadata: ["route": .string(route), "reason": "busy"])
         return TypedResponse.busy(service.gate)
     }
-    return answer(outcome)
+    return await answer(outcome)
 }
 
 /// Reads the whole body, refusing more than `limit` bytes with 413 before reading them.
-private func readBody(_ request: Request, limit: Int) async throws -> [UInt8] {
+func readBody(_ request: Request, limit: Int) async throws -> [UInt8] {
     do {
         let buffer = try await request.body.collect(upTo: limit)
         return Array(buffer.readableBytesView)
@@ -136,8 +162,8 @@ private func readBody(_ request: Request, limit: Int) async throws -> [UInt8] {
 
 /// The page has no scripts and no external assets; the policy says so to the browser, so that
 /// markup that ever slipped through escaping could still not run or load anything.
-func html(_ text: String) -> Response {
-    Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8",
+func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+    Response(status: status, headers: [.contentType: "text/html; charset=utf-8",
                                     .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'"],
              body: .init(byteBuffer: ByteBuffer(string: text)))
 }

@@ -11,6 +11,19 @@ extension ByteBuffer {
     }
 }
 
+extension JSONWriter {
+    /// `"error":{"code":…,"member":…,"reason":…}`, the error member of every refusal in the typed
+    /// routes' shape; `member` (the request's member at fault) only when known.
+    mutating func errorMember(code: String, member: String?, reason: String) {
+        key("error")
+        beginObject()
+        self.member("code", code)
+        self.member("member", member)
+        self.member("reason", reason)
+        endObject()
+    }
+}
+
 extension Response {
     /// A JSON response with the body `write` writes.
     static func json(status: HTTPResponse.Status = .ok, _ write: (inout JSONWriter) -> Void) -> Response {

@@ -44,6 +44,15 @@ struct SignedDataOutcome: Sendable {
         }.first
     }
 
+    /// The transaction the body's notification holds (`data.signedTransactionInfo`), as decoded.
+    var notificationTransaction: SignedTransaction? {
+        let nested = inspections.lazy.filter { if case .notification? = $0.decoded { true } else { false } }.flatMap(\.nested)
+        return nested.lazy.compactMap { inspection -> SignedTransaction? in
+            guard case .transaction(let transaction)? = inspection.decoded else { return nil }
+            return transaction
+        }.first
+    }
+
     /// The first token that failed (reading, trust, kind, nested tokens, the expectations) or
     /// names an app this server does not serve. With one accepted bundle id the library's check
     /// has refused it already, with the same code; with several, this is where it happens.

@@ -16,7 +16,9 @@ enum SupportPage {
 
     /// - Parameter signedDataVerifier: the verifier tokens were inspected with, for the instant
     ///   they were judged at when it fixes one (`--at`).
-    static func render(_ result: Result?, input: String, now: Date, signedDataVerifier: SignedDataVerifier) -> String {
+    /// - Parameter ledgerSection: the ledger lookup (``ledgerSection(_:)``) when the server has a ledger.
+    static func render(_ result: Result?, input: String, now: Date, signedDataVerifier: SignedDataVerifier,
+                       ledgerSection: String = "") -> String {
         var body = """
         <h1>Receipt check</h1>
         <form method="post" action="/">
@@ -31,6 +33,7 @@ enum SupportPage {
         case .signedData(let outcome)?: body += self.result(outcome, verifier: signedDataVerifier, now: now)
         case nil: break
         }
+        body += ledgerSection
         return """
         <!doctype html>
         <html lang="en">

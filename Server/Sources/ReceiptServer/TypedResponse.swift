@@ -30,12 +30,7 @@ enum TypedResponse {
                         member: String? = nil) -> Response {
         Response.json(status: httpStatus) { json in
             json.beginObject()
-            json.key("error")
-            json.beginObject()
-            json.member("code", code)
-            json.member("member", member)
-            json.member("reason", reason)
-            json.endObject()
+            json.errorMember(code: code, member: member, reason: reason)
             json.member("status", status)
             json.member("verdict", verdict)
             json.endObject()

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ReceiptCommandLine
+import ReceiptLedger
 import ReceiptParser
 import ReceiptServer
 
@@ -22,7 +23,9 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         Routes: POST /verifyReceipt (Apple's request and response format), POST /v1/receipts (the typed \
         JSON), POST /v2/notifications (App Store Server Notifications V2: 200 only when verified), \
         POST /v1/transactions (StoreKit 2 transactions, typed), GET /health, and GET / (a page for \
-        support staff). Verifications run a bounded number \
+        support staff). With --ledger, the credit ledger's routes, each requiring Authorization: Bearer \
+        and the ledger token: POST /v1/credits, PUT /v1/users/{user}, GET /v1/uncredited, \
+        GET /v1/users/{user}/credits and GET /v1/revoked. Verifications run a bounded number \
         at once; a request that cannot start within --verification-timeout gets 503 with status 21005. \
         Every option may also be set with the environment variable named in its help.
         """
@@ -60,6 +63,16 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("verification-timeout"), help: ArgumentHelp("Seconds a request may wait for a verification slot before it gets 503 with status 21005 (RECEIPT_SERVER_VERIFICATION_TIMEOUT).", valueName: "SECONDS"))
     var verificationTimeout: Double = fromEnvironment("VERIFICATION_TIMEOUT").flatMap(Double.init) ?? 2
 
+    @Option(name: .customLong("ledger"), help: ArgumentHelp("The credit ledger: sqlite:PATH or postgres://USER@HOST:PORT/DB; without it the ledger routes answer 404 (RECEIPT_SERVER_LEDGER).", valueName: "LOCATION"))
+    var ledgerArgument: String?
+    /// `--ledger`, else its variable.
+    var ledger: String? { ledgerArgument ?? fromEnvironment("LEDGER") }
+
+    @Option(name: .customLong("ledger-token"), help: ArgumentHelp("The token the ledger routes require as Authorization: Bearer, at least 16 characters without whitespace; required with --ledger (RECEIPT_SERVER_LEDGER_TOKEN, which keeps it out of the process list).", valueName: "TOKEN"))
+    var ledgerTokenArgument: String?
+    /// `--ledger-token`, else its variable.
+    var ledgerToken: String? { ledgerTokenArgument ?? fromEnvironment("LEDGER_TOKEN") }
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (RECEIPT_SERVER_LOG_LEVEL).")
     var logLevel: String = fromEnvironment("LOG_LEVEL") ?? "info"
 
@@ -78,6 +91,32 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         if !(verificationTimeout > 0 && verificationTimeout <= 3600) {
             throw ValidationError("--verification-timeout must be more than 0 and at most 3600 seconds.")
         }
+        _ = try ledgerOptions()
+    }
+
+    /// Where the ledger is and its token, or nil without `--ledger`; a usage error when either is
+    /// malformed or the token is missing: a ledger open to anyone would be worse than none.
+    func ledgerOptions() throws -> (location: LedgerLocation, token: LedgerToken)? {
+        guard let ledger else { return nil }
+        do {
+            let location = try LedgerLocation(ledger)
+            guard let ledgerToken else {
+                throw ValidationError("--ledger needs --ledger-token or RECEIPT_SERVER_LEDGER_TOKEN.")
+            }
+            return (location, try LedgerToken(ledgerToken))
+        } catch let error as LedgerOptionError {
+            throw ValidationError("\(error.description).")
+        }
+    }
+
+    /// The ledger the options name, opened (and migrated); a clear start-up error when it cannot be.
+    func openLedger() async throws -> ServerLedger? {
+        guard let options = try ledgerOptions() else { return nil }
+        do throws(LedgerError) {
+            return ServerLedger(ledger: Ledger(store: try await options.location.openStore()), token: options.token)
+        } catch {
+            throw LedgerStartupError(description: "cannot open the ledger \(ledger ?? ""): \(error.description)")
+        }
     }
 
     func run() async throws {
@@ -85,7 +124,7 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { label in DisplaySafeLogHandler(wrapping: StreamLogHandler.standardError(label: label)) }
         var logger = Logger(label: "receipt-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        try await buildApplication(try configuration(), logger: logger).runService()
+        try await buildApplication(try configuration(), ledger: try await openLedger(), logger: logger).runService()
     }
 
     /// What the options describe; reads the trust options' certificate file. The token verifier
@@ -98,4 +137,9 @@ struct ReceiptServerCommand: AsyncParsableCommand {
             maximumBodySize: maximumBodySize, idleTimeoutSeconds: idleTimeout,
             maximumConcurrentVerifications: maximumConcurrentVerifications, verificationTimeoutSeconds: verificationTimeout)
     }
+}
+
+/// The ledger named could not be opened: the server does not start without it.
+struct LedgerStartupError: Error, CustomStringConvertible {
+    let description: String
 }

@@ -35,11 +35,17 @@ struct BrowserTests {
     /// The DOM after a page that pastes `text` into the server's form submits it, as a person
     /// would; `marker` says the answer has arrived.
     func submitted(_ text: String, port: Int, awaiting marker: String) throws -> String {
+        try submitted(["receipt": text], to: "/", port: port, awaiting: marker)
+    }
+
+    /// The DOM after a page that fills the server's form at `path` with `fields` submits it.
+    func submitted(_ fields: KeyValuePairs<String, String>, to path: String, port: Int, awaiting marker: String) throws -> String {
         let driver = FileManager.default.temporaryDirectory.appendingPathComponent("submit-\(UUID().uuidString).html")
         defer { try? FileManager.default.removeItem(at: driver) }
+        let inputs = fields.map { "<textarea name=\"\($0.key)\">\(SupportPage.escape($0.value))</textarea>" }.joined()
         try Data("""
         <!doctype html><html><body onload="document.forms[0].submit()">
-        <form method="post" action="http://127.0.0.1:\(port)/"><textarea name="receipt">\(text)</textarea></form>
+        <form method="post" action="http://127.0.0.1:\(port)\(path)">\(inputs)</form>
         </body></html>
         """.utf8).write(to: driver)
         // chromium's --dump-dom sometimes dumps while the navigation started on load is still
@@ -82,6 +88,39 @@ struct BrowserTests {
             #expect(rows.contains { $0.contains("<td>com.example.unlock</td>") && $0.contains("<td>REFUNDED</td>") })
             #expect(rows.contains { $0.contains("<td>com.example.pro.monthly</td>") && $0.contains("<td>2025-06-20T09:30:00Z</td>") })
             #expect(rows.contains { $0.contains("<td>com.example.coins.100</td>") && $0.contains("<td>3</td>") })
+        }
+    }
+
+    /// The ledger lookup: nothing without the token, then a user's credits and the missed orders,
+    /// every value from the ledger escaped (a user id that is markup stays text).
+    @Test func theLedgerLookupShowsCreditsAndMissedOrders() async throws {
+        let user = "<b id=\"injected\">alice</b>&amp;"
+        try await LedgerFixtures.withServer { client, _ in
+            let port = try #require(client.port)
+            let credit = try await LedgerFixtures.send(client, .post, "/v1/credits", body: try LedgerFixtures.receiptCredit(user: user))
+            #expect(credit.status == 200)
+            #expect(try await SignedDataFixtures.answer(client, "/v2/notifications",
+                                                        ByteBuffer(bytes: try SignedDataFixtures.file("body-signed-payload.json"))).status == 200)
+
+            let empty = try renderedDOM("http://127.0.0.1:\(port)/")
+            #expect(empty.contains("<input id=\"ledger-token\" name=\"token\" type=\"password\""))
+
+            let refused = try submitted(["token": "wrong-token-wrong-token", "user": user], to: "/ledger", port: port, awaiting: "ledger-error")
+            #expect(refused.contains("<p id=\"ledger-error\" class=\"failed\">The ledger token is missing or wrong.</p>"))
+            #expect(!refused.contains("id=\"credits\"") && !refused.contains("id=\"missed\""))
+
+            let dom = try submitted(["token": LedgerFixtures.token, "user": user], to: "/ledger", port: port, awaiting: "id=\"missed\"")
+            #expect(!dom.contains(LedgerFixtures.token))
+            #expect(!dom.contains("<b id="))
+            #expect(dom.contains("<h3>Credits of &lt;b id=\"injected\"&gt;alice&lt;/b&gt;&amp;amp;: 3</h3>"))
+            let credits = try #require(dom.components(separatedBy: "id=\"credits\"").last?.components(separatedBy: "</table>").first)
+            let rows = credits.components(separatedBy: "<tr>").filter { $0.contains("<td>") }
+            #expect(rows.count == 3)
+            #expect(rows.contains { $0.contains("<td>2000000000000003</td><td>com.example.unlock</td>") && $0.contains("<td>cancelled in receipt</td>") })
+            let missed = try #require(dom.components(separatedBy: "id=\"missed\"").last?.components(separatedBy: "</table>").first)
+            let missedRows = missed.components(separatedBy: "<tr>").filter { $0.contains("<td>") }
+            #expect(missedRows.count == 1)
+            #expect(missedRows.first?.contains("<td>2000000000000201</td><td>2000000000000100</td><td>com.example.pro.monthly</td>") == true)
         }
     }
 }

@@ -227,13 +227,6 @@ extension SignedPayloadObject {
 }
 
 extension JSONWriter {
-    /// Writes `key` and a StoreKit date: RFC 3339 in UTC, always with milliseconds.
-    mutating func member(_ key: StaticString, milliseconds value: Date?) {
-        guard let value else { return }
-        self.key(key)
-        asciiString(maximumCount: RFC3339.maximumUTF8Count) { RFC3339.write(value, alwaysMilliseconds: true, into: $0) }
-    }
-
     /// Writes `key` and a 32-bit integer, if there is one.
     mutating func member(_ key: StaticString, _ value: Int32?) {
         member(key, value.map(Int64.init))

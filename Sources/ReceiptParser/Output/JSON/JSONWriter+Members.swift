@@ -14,6 +14,14 @@ extension JSONWriter {
         string(value)
     }
 
+    /// Writes `key` and a date, if there is one, as StoreKit dates are written: RFC 3339 in UTC,
+    /// always with milliseconds (`2025-06-01T12:00:00.000Z`).
+    public mutating func member(_ key: StaticString, milliseconds value: Date?) {
+        guard let value else { return }
+        self.key(key)
+        asciiString(maximumCount: RFC3339.maximumUTF8Count) { RFC3339.write(value, alwaysMilliseconds: true, into: $0) }
+    }
+
     /// Writes `key` and the integer, if there is one.
     public mutating func member(_ key: StaticString, _ value: Int64?) {
         guard let value else { return }

@@ -1,0 +1,91 @@
+import Hummingbird
+import ReceiptLedger
+import ReceiptParser
+
+/// The ledger routes' answers: compact JSON with sorted keys, as the other routes write it; dates
+/// in RFC 3339 with milliseconds, as StoreKit dates are written; absent values left out.
+enum LedgerResponse {
+    /// `POST /v1/credits`: `{"alreadyCredited":[ID…],"conflicts":[ID…],"credited":[ID…],"user":USER}`.
+    static func credit(_ outcome: CreditOutcome, user: String) -> Response {
+        Response.json { json in
+            json.beginObject()
+            json.member("alreadyCredited", ids: outcome.alreadyCredited)
+            json.member("conflicts", ids: outcome.conflicts)
+            json.member("credited", ids: outcome.credited)
+            json.member("user", user)
+            json.endObject()
+        }
+    }
+
+    /// `PUT /v1/users/{user}`: `{"appAccountToken":UUID,"user":USER}`, the UUID lowercased as stored.
+    static func binding(user: String, appAccountToken: String) -> Response {
+        Response.json { json in
+            json.beginObject()
+            json.member("appAccountToken", appAccountToken)
+            json.member("user", user)
+            json.endObject()
+        }
+    }
+
+    /// `GET /v1/uncredited`: `{"uncredited":[{transactionId, originalTransactionId, productId,
+    /// bundleId, environment, purchaseDate, expiresDate, firstSeenAt, source, revokedAt,
+    /// revocationReason}…]}`, oldest first.
+    static func uncredited(_ rows: [SeenTransaction]) -> Response {
+        Response.json { json in
+            json.beginObject()
+            json.key("uncredited")
+            json.beginArray()
+            for row in rows {
+                let transaction = row.transaction
+                json.beginObject()
+                json.member("bundleId", transaction.bundleId)
+                json.member("environment", transaction.environment)
+                json.member("expiresDate", milliseconds: transaction.expiresDate)
+                json.member("firstSeenAt", milliseconds: row.firstSeenAt)
+                json.member("originalTransactionId", transaction.originalTransactionId)
+                json.member("productId", transaction.productId)
+                json.member("purchaseDate", milliseconds: transaction.purchaseDate)
+                json.member("revocationReason", row.revocationReason)
+                json.member("revokedAt", milliseconds: row.revokedAt)
+                json.member("source", transaction.source.rawValue)
+                json.member("transactionId", transaction.transactionId)
+                json.endObject()
+            }
+            json.endArray()
+            json.endObject()
+        }
+    }
+
+    /// `GET /v1/users/{user}/credits` (`{"credits":[…],"user":USER}`) and `GET /v1/revoked`
+    /// (`{"revoked":[…]}`): credits as `{creditedAt, productId, revocationReason, revokedAt,
+    /// transactionId, user}`.
+    static func credits(_ credits: [Credit], listedAs name: StaticString, user: String? = nil) -> Response {
+        Response.json { json in
+            json.beginObject()
+            json.key(name)
+            json.beginArray()
+            for credit in credits {
+                json.beginObject()
+                json.member("creditedAt", milliseconds: credit.creditedAt)
+                json.member("productId", credit.productId)
+                json.member("revocationReason", credit.revocationReason)
+                json.member("revokedAt", milliseconds: credit.revokedAt)
+                json.member("transactionId", credit.transactionId)
+                json.member("user", credit.user)
+                json.endObject()
+            }
+            json.endArray()
+            json.member("user", user)
+            json.endObject()
+        }
+    }
+}
+
+extension JSONWriter {
+    fileprivate mutating func member(_ key: StaticString, ids: [String]) {
+        self.key(key)
+        beginArray()
+        for id in ids { string(id) }
+        endArray()
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import ReceiptLedger
+
+extension ServerLedger {
+    /// The ledger routes, each behind the token (``LedgerMiddleware``):
+    /// - `POST /v1/credits`: verify a receipt or a transaction, record it, credit a user.
+    /// - `PUT /v1/users/{user}`: bind a user to the appAccountToken their app sets.
+    /// - `GET /v1/uncredited?olderThan=SECONDS&limit=N`: the missed orders.
+    /// - `GET /v1/users/{user}/credits?limit=N`: a user's credits.
+    /// - `GET /v1/revoked?limit=N`: credits whose transaction was refunded or revoked.
+    func addRoutes<Context: RequestContext>(to router: Router<Context>, service: ReceiptService) {
+        let routes = router.group().add(middleware: LedgerMiddleware(token: token))
+        let ledger = self.ledger
+
+        routes.post(RouterPath(ReceiptService.creditsRoute)) { request, context in
+            let body = try await readBody(request, limit: service.configuration.maximumBodySize)
+            let credit = try CreditRequest(body: body)
+            let logger = context.logger
+            guard let verification = await service.gated(body, { service.verifyCredit(credit, body: body, logger: logger) }) else {
+                return TypedResponse.busy(service.gate)
+            }
+            // A refused input touches nothing: only verified transactions reach the ledger.
+            guard let transactions = verification.transactions else { return verification.refusal }
+            let outcome = try await ledger.credit(user: credit.user, transactions: transactions, requested: credit.transactionId)
+            return LedgerResponse.credit(outcome, user: credit.user)
+        }
+
+        routes.put("v1/users/:user") { request, context in
+            let user = try LedgerUserID.fromPath(context.parameters.get("user"))
+            let body = try await readBody(request, limit: service.configuration.maximumBodySize)
+            let token = try AppAccountTokenBinding.appAccountToken(in: body)
+            try await ledger.bind(user: user, appAccountToken: token)
+            return LedgerResponse.binding(user: user, appAccountToken: token.uuidString.lowercased())
+        }
+
+        routes.get("v1/uncredited") { request, _ in
+            let query = try LedgerListingQuery(request.uri, acceptsOlderThan: true)
+            let rows = try await ledger.uncredited(olderThan: TimeInterval(query.olderThanSeconds), limit: query.limit)
+            return LedgerResponse.uncredited(rows)
+        }
+
+        routes.get("v1/users/:user/credits") { request, context in
+            let user = try LedgerUserID.fromPath(context.parameters.get("user"))
+            let query = try LedgerListingQuery(request.uri)
+            return LedgerResponse.credits(try await ledger.credits(of: user, limit: query.limit), listedAs: "credits", user: user)
+        }
+
+        routes.get("v1/revoked") { request, _ in
+            let query = try LedgerListingQuery(request.uri)
+            return LedgerResponse.credits(try await ledger.revokedCredits(limit: query.limit), listedAs: "revoked")
+        }
+    }
+}

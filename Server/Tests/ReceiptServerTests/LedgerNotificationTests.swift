@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ReceiptLedger
+import ReceiptParser
+import Testing
+@testable import ReceiptServer
+
+/// `POST /v2/notifications` with a ledger: the notification's transaction is recorded as seen,
+/// REFUND and REVOKE mark it revoked, and a ledger failure answers 503 so that Apple retries.
+struct LedgerNotificationTests {
+    typealias Fixtures = LedgerFixtures
+
+    static func post(_ client: some TestClientProtocol, _ name: String) async throws -> (status: Int, json: [String: Any]) {
+        try await SignedDataFixtures.answer(client, "/v2/notifications", try SignedDataFixtures.body("signedPayload", name))
+    }
+
+    /// A purchase the app never reported becomes a missed order; a refused notification records nothing.
+    @Test func aNotificationsTransactionIsRecordedAsSeen() async throws {
+        let clock = LedgerClock()
+        try await Fixtures.withServer(clock: { clock.now }) { client, _ in
+            #expect(try await Self.post(client, "nested-bad-signature.jws").status == 400)
+            let (status, _) = try await SignedDataFixtures.answer(client, "/v2/notifications",
+                                                                  ByteBuffer(bytes: try SignedDataFixtures.file("body-signed-payload.json")))
+            #expect(status == 200)
+            clock.advance(by: 1)
+            let rows = Fixtures.rows(try await Fixtures.send(client, .get, "/v1/uncredited").json, "uncredited")
+            #expect(rows as [NSDictionary] == [[
+                "transactionId": "2000000000000201", "originalTransactionId": "2000000000000100", "productId": "com.example.pro.monthly",
+                "bundleId": "com.example.receiptparser.sample", "environment": "Sandbox", "purchaseDate": "2025-06-01T11:59:00.000Z",
+                "expiresDate": "2025-07-01T11:59:00.000Z", "firstSeenAt": "2023-11-14T22:13:20.000Z", "source": "jws",
+            ]])
+        }
+    }
+
+    /// A refund of a credited purchase lists it for claw-back, dated by the transaction's
+    /// revocationDate, with the notification's type and the revocation reason.
+    @Test func aRefundListsTheCreditAsRevoked() async throws {
+        let clock = LedgerClock()
+        try await Fixtures.withServer(clock: { clock.now }) { client, _ in
+            let credit = try await Fixtures.send(client, .post, "/v1/credits",
+                                                 body: try Fixtures.receiptCredit(user: "alice", #","transactionId":"2000000000000002""#))
+            #expect(Fixtures.ids(credit.json, "credited") == ["2000000000000002"])
+            #expect(Fixtures.rows(try await Fixtures.send(client, .get, "/v1/revoked").json, "revoked").isEmpty)
+
+            let refund = try await Self.post(client, "notification-refund.jws")
+            #expect(refund.status == 200)
+            #expect(refund.json["notificationType"] as? String == "REFUND")
+            let revoked = Fixtures.rows(try await Fixtures.send(client, .get, "/v1/revoked").json, "revoked")
+            #expect(revoked as [NSDictionary] == [[
+                "transactionId": "2000000000000002", "user": "alice", "productId": "com.example.pro.monthly",
+                "creditedAt": "2023-11-14T22:13:20.000Z", "revokedAt": "2025-06-02T08:00:00.000Z",
+                "revocationReason": "REFUND (revocationReason 1)",
+            ]])
+            // Apple sends it again: the first revocation is kept.
+            #expect(try await Self.post(client, "notification-refund.jws").status == 200)
+            #expect(Fixtures.rows(try await Fixtures.send(client, .get, "/v1/revoked").json, "revoked").count == 1)
+        }
+    }
+
+    /// A revocation of a transaction never credited shows among the missed orders, revoked; without
+    /// a revocationDate it is dated by the notification's signedDate.
+    @Test func aRevokeOfAnUncreditedTransactionIsAMissedOrderRevoked() async throws {
+        let clock = LedgerClock()
+        try await Fixtures.withServer(clock: { clock.now }) { client, _ in
+            let revoke = try await Self.post(client, "notification-revoke.jws")
+            #expect(revoke.status == 200)
+            #expect(revoke.json["notificationType"] as? String == "REVOKE")
+            clock.advance(by: 1)
+            let rows = Fixtures.rows(try await Fixtures.send(client, .get, "/v1/uncredited").json, "uncredited")
+            #expect(rows.count == 1)
+            #expect(rows.first?["transactionId"] as? String == "2000000000000241")
+            #expect(rows.first?["revokedAt"] as? String == "2025-06-01T12:00:00.000Z")
+            #expect(rows.first?["revocationReason"] as? String == "REVOKE")
+            #expect(Fixtures.rows(try await Fixtures.send(client, .get, "/v1/revoked").json, "revoked").isEmpty)
+        }
+    }
+
+    /// Without a ledger a notification is answered as before: nothing to record.
+    @Test func withoutALedgerNotificationsAreAnsweredAsBefore() async throws {
+        try await buildApplication(try SignedDataFixtures.configuration(), logger: ServerTests.logger).test(.live) { client in
+            let answer = try await Self.post(client, "notification-refund.jws")
+            #expect(answer.status == 200)
+        }
+    }
+
+    @Test func aLedgerFailureAnswers503SoThatAppleRetries() async throws {
+        try await Fixtures.withServer(makeStore: Fixtures.smallStore) { client, ledger in
+            await Fixtures.fill(ledger)
+            let answer = try await Self.post(client, "notification-revoke.jws")
+            #expect(answer.status == 503)
+            #expect(SignedDataFixtures.error(answer.json)["code"] == "storageUnavailable")
+            #expect(try await ledger.uncredited(olderThan: -60, limit: 10_000).allSatisfy { $0.transaction.transactionId.hasPrefix("fill-") })
+        }
+    }
+}
