@@ -50,7 +50,7 @@ public final class PostgresLedgerStore: LedgerStore {
     public func recordSeen(_ transactions: [LedgerTransaction], at now: Date) async throws(LedgerError) {
         let firstSeen = LedgerDate.milliseconds(now)
         try await inTransaction { connection in
-            for transaction in transactions {
+            for transaction in Self.inLockOrder(transactions, id: \.transactionId) {
                 try await connection.run(LedgerSQL.insertSeen, [
                     transaction.transactionId, transaction.originalTransactionId, transaction.productId,
                     transaction.bundleId, transaction.environment,
@@ -72,11 +72,16 @@ public final class PostgresLedgerStore: LedgerStore {
     public func claim(_ transactionIds: [String], for user: String, at now: Date) async throws(LedgerError) -> [CreditClaim] {
         let creditedAt = LedgerDate.milliseconds(now)
         return try await inTransaction { connection in
+            var inserted: Set<String> = []
+            for id in Self.inLockOrder(transactionIds, id: \.self) {
+                if try await connection.run(LedgerSQL.insertCredit, [id, user, creditedAt]).metadata.rows == 1 {
+                    inserted.insert(id)
+                }
+            }
             var claims: [CreditClaim] = []
             for id in transactionIds {
-                let isNew = try await connection.run(LedgerSQL.insertCredit, [id, user, creditedAt]).metadata.rows == 1
                 let holder = try await connection.rows(LedgerSQL.creditHolder, [id]).first?.decode(String.self) ?? user
-                claims.append(CreditClaim(transactionId: id, holder: holder, isNew: isNew))
+                claims.append(CreditClaim(transactionId: id, holder: holder, isNew: inserted.contains(id)))
             }
             return claims
         }
@@ -131,6 +136,15 @@ public final class PostgresLedgerStore: LedgerStore {
     }
 
     // MARK: - Plumbing
+
+    /// Rows are written in one order, by key, whatever the input's: two requests writing overlapping
+    /// transactions then wait for each other instead of deadlocking (which PostgreSQL would break by
+    /// failing one). Equal keys keep their input order, so the first sighting still wins.
+    private static func inLockOrder<Element>(_ elements: [Element], id: (Element) -> String) -> [Element] {
+        elements.enumerated()
+            .sorted { (id($0.element), $0.offset) < (id($1.element), $1.offset) }
+            .map(\.element)
+    }
 
     private static func credit(_ row: PostgresRow) throws -> Credit {
         LedgerRows.credit(try row.decode((String, String, Int64, String?, Int64?, String?).self))
