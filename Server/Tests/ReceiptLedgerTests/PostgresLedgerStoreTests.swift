@@ -75,8 +75,10 @@ struct PostgresLedgerStoreTests {
         }
     }
 
-    /// The server ends the store's connections (a restart, a failover, an admin): the request in
-    /// flight may fail with `storageUnavailable`, never crash or hang, and the store reconnects.
+    /// The server ends the store's connections (a restart, a failover, an admin): each request
+    /// fails with `storageUnavailable` or succeeds, never crashes or hangs past the store's deadline,
+    /// and the store is back within a few requests. (A pool may hold several dead connections, and
+    /// postgres-nio's pool has been seen to stall one lease until the deadline after such a kill.)
     @Test func aKilledBackendIsATypedErrorOrATransparentReconnect() async throws {
         try await withLedger(.postgres) { ledger, database in
             _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000")])
@@ -84,20 +86,18 @@ struct PostgresLedgerStoreTests {
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                 WHERE datname = current_database() AND pid <> pg_backend_pid()
                 """, url: database.location)
-            var failures = 0
-            var credits: [Credit] = []
-            for _ in 0..<3 {
+            var credits: [Credit]?
+            for _ in 0..<6 where credits == nil {
+                let started = ContinuousClock.now
                 do {
                     credits = try await ledger.credits(of: "alice")
-                    break
                 } catch LedgerError.storageUnavailable {
-                    failures += 1
+                    #expect(ContinuousClock.now - started < .seconds(12))
                 }
             }
-            #expect(failures < 3)
-            #expect(credits.map(\.transactionId) == ["1000"])
+            #expect(credits?.map(\.transactionId) == ["1000"])
             #expect(try await ledger.credit(user: "alice", transactions: [receiptTransaction("1001")])
-                == CreditOutcome(credited: ["1001"], alreadyCredited: []))
+                == CreditOutcome(credited: ["1001"]))
         }
     }
 
