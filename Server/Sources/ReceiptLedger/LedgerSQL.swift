@@ -1,3 +1,5 @@
+import Foundation
+
 /// The statements a store runs, kept apart from any driver so the PostgreSQL store runs the same text
 /// as the SQLite one (after `numberedPlaceholders`). No `?` may appear except as a placeholder.
 enum LedgerSQL {
@@ -75,5 +77,27 @@ extension LedgerSQL {
             }
         }
         return numbered
+    }
+}
+
+extension LedgerSQL {
+    /// What recording one sighting writes, the same on every database: the transaction (its first
+    /// sighting kept), and its revocation when the input carries one (the first revocation kept).
+    static func recordSeen(_ transaction: LedgerTransaction, firstSeenAt: Date) -> [LedgerStatement] {
+        var statements = [LedgerStatement(sql: insertSeen, values: [
+            .text(transaction.transactionId), .text(transaction.originalTransactionId), .text(transaction.productId),
+            .text(transaction.bundleId), .text(transaction.environment),
+            .integer(transaction.purchaseDate.map(LedgerDate.milliseconds)),
+            .integer(transaction.expiresDate.map(LedgerDate.milliseconds)),
+            .text(transaction.source.rawValue), .text(transaction.appAccountToken),
+            .integer(LedgerDate.milliseconds(firstSeenAt)),
+        ])]
+        if let revoked = transaction.revocationDate {
+            statements.append(LedgerStatement(sql: markRevoked, values: [
+                .integer(LedgerDate.milliseconds(revoked)), .text(transaction.revocationReason ?? "revoked"),
+                .text(transaction.transactionId),
+            ]))
+        }
+        return statements
     }
 }

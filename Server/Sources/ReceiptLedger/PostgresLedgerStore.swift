@@ -48,20 +48,10 @@ public final class PostgresLedgerStore: LedgerStore {
     }
 
     public func recordSeen(_ transactions: [LedgerTransaction], at now: Date) async throws(LedgerError) {
-        let firstSeen = LedgerDate.milliseconds(now)
         try await inTransaction { connection in
             for transaction in Self.inLockOrder(transactions, id: \.transactionId) {
-                try await connection.run(LedgerSQL.insertSeen, [
-                    transaction.transactionId, transaction.originalTransactionId, transaction.productId,
-                    transaction.bundleId, transaction.environment,
-                    transaction.purchaseDate.map(LedgerDate.milliseconds),
-                    transaction.expiresDate.map(LedgerDate.milliseconds),
-                    transaction.source.rawValue, transaction.appAccountToken, firstSeen,
-                ])
-                if let revoked = transaction.revocationDate {
-                    try await connection.run(LedgerSQL.markRevoked, [
-                        LedgerDate.milliseconds(revoked), transaction.revocationReason ?? "revoked", transaction.transactionId,
-                    ])
+                for statement in LedgerSQL.recordSeen(transaction, firstSeenAt: now) {
+                    try await connection.run(statement.sql, statement.values.map(\.postgresValue))
                 }
             }
         }
@@ -226,5 +216,14 @@ extension PostgresConnection {
 
     fileprivate func rows(_ sql: String, _ values: [(any PostgresDynamicTypeEncodable)?] = []) async throws -> [PostgresRow] {
         try await run(sql, values).rows
+    }
+}
+
+extension LedgerValue {
+    fileprivate var postgresValue: (any PostgresDynamicTypeEncodable)? {
+        switch self {
+        case .text(let text): text
+        case .integer(let integer): integer
+        }
     }
 }

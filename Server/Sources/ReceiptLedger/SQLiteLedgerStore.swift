@@ -49,20 +49,10 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 
     public func recordSeen(_ transactions: [LedgerTransaction], at now: Date) async throws(LedgerError) {
-        let firstSeen = LedgerDate.milliseconds(now)
         try await writeImmediately { db in
             for transaction in transactions {
-                try db.execute(sql: LedgerSQL.insertSeen, arguments: [
-                    transaction.transactionId, transaction.originalTransactionId, transaction.productId,
-                    transaction.bundleId, transaction.environment,
-                    transaction.purchaseDate.map(LedgerDate.milliseconds),
-                    transaction.expiresDate.map(LedgerDate.milliseconds),
-                    transaction.source.rawValue, transaction.appAccountToken, firstSeen,
-                ])
-                if let revoked = transaction.revocationDate {
-                    try db.execute(sql: LedgerSQL.markRevoked, arguments: [
-                        LedgerDate.milliseconds(revoked), transaction.revocationReason ?? "revoked", transaction.transactionId,
-                    ])
+                for statement in LedgerSQL.recordSeen(transaction, firstSeenAt: now) {
+                    try db.execute(sql: statement.sql, arguments: StatementArguments(statement.values.map(\.databaseValue)))
                 }
             }
         }
@@ -166,5 +156,14 @@ public final class SQLiteLedgerStore: LedgerStore {
     private static func unavailable(_ error: any Error) -> LedgerError {
         if let ledgerError = error as? LedgerError { return ledgerError }
         return .storageUnavailable(String(describing: error))
+    }
+}
+
+extension LedgerValue {
+    fileprivate var databaseValue: (any DatabaseValueConvertible)? {
+        switch self {
+        case .text(let text): text
+        case .integer(let integer): integer
+        }
     }
 }
