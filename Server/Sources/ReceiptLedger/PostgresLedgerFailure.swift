@@ -4,12 +4,11 @@ import PostgresNIO
 /// themselves only generically (to keep queries out of logs), so the useful part is picked out here.
 enum PostgresLedgerFailure {
     /// `error` as `LedgerError`: the ledger's own errors pass through, anything else is
-    /// `storageUnavailable` with what went wrong and, when known, where.
-    static func unavailable(_ error: any Error, at location: PostgresLedgerURL?) -> LedgerError {
+    /// `storageUnavailable` with what went wrong and where.
+    static func unavailable(_ error: any Error, at location: PostgresLedgerURL) -> LedgerError {
         let cause = rootCause(error)
         if let ledgerError = cause as? LedgerError { return ledgerError }
-        let place = location.map { " (\($0.displayName))" } ?? ""
-        return .storageUnavailable("PostgreSQL\(place): \(describe(cause))")
+        return .storageUnavailable("PostgreSQL (\(location.displayName)): \(describe(cause))")
     }
 
     /// The error inside a failed transaction: the one that made it fail.

@@ -11,6 +11,8 @@ public final class PostgresLedgerStore: LedgerStore {
     /// The client's `run()`, which its connection pool needs; cancelled by `close()`.
     private let running: Task<Void, Never>
     private let timeout: Duration
+    /// Named in every error message (never with the password), for the admin who reads it.
+    private let location: PostgresLedgerURL
 
     /// Connects to the database named by `url` (see `PostgresLedgerURL`:
     /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`, TLS
@@ -28,6 +30,7 @@ public final class PostgresLedgerStore: LedgerStore {
         // at once, where the pool would keep retrying in the background until the timeout.
         try await Self.withOwnConnection(to: location, timeout: timeout, Self.applyMigrations)
         self.timeout = timeout
+        self.location = location
         client = PostgresClient(configuration: location.clientConfiguration(connectTimeout: timeout))
         running = Task { [client] in await client.run() }
     }
@@ -189,7 +192,7 @@ public final class PostgresLedgerStore: LedgerStore {
                 try await client.withConnection { connection in try await work(connection) }
             }
         } catch {
-            throw PostgresLedgerFailure.unavailable(error, at: nil)
+            throw PostgresLedgerFailure.unavailable(error, at: location)
         }
     }
 
