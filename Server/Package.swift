@@ -18,15 +18,18 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         // The credit ledger's embedded store: SQLite in WAL mode through a DatabasePool.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The credit ledger's shared store, for several receipt-server processes on several machines.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
     ],
     targets: [
         // The credit ledger (issue 16): its rules and its storage, apart from HTTP so that they are
-        // tested on their own and the same rules can later run over PostgreSQL.
+        // tested on their own and the same rules run over SQLite or PostgreSQL.
         .target(
             name: "ReceiptLedger",
             dependencies: [
                 .product(name: "ReceiptParser", package: "ReceiptParser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .target(

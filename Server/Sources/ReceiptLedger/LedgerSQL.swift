@@ -1,5 +1,7 @@
-/// The statements a store runs, kept apart from any driver so a PostgreSQL store runs the same text
-/// (after turning `?` into `$1, $2, ...`).
+import Foundation
+
+/// The statements a store runs, kept apart from any driver so the PostgreSQL store runs the same text
+/// as the SQLite one (after `numberedPlaceholders`). No `?` may appear except as a placeholder.
 enum LedgerSQL {
     static let insertSeen = """
         INSERT INTO ledger_transactions (transaction_id, original_transaction_id, product_id, bundle_id,
@@ -57,5 +59,45 @@ extension LedgerSQL {
         )
         """
     static let appliedMigrations = "SELECT identifier FROM ledger_schema_migrations"
+    static let appliedMigrationsInOrder = appliedMigrations + " ORDER BY applied_at_ms, identifier"
     static let insertMigration = "INSERT INTO ledger_schema_migrations (identifier, applied_at_ms) VALUES (?, ?)"
+}
+
+extension LedgerSQL {
+    /// The statement with its `?` placeholders numbered `$1, $2, ...`, as PostgreSQL wants them.
+    static func numberedPlaceholders(_ sql: String) -> String {
+        var number = 0
+        var numbered = ""
+        for character in sql {
+            if character == "?" {
+                number += 1
+                numbered += "$\(number)"
+            } else {
+                numbered.append(character)
+            }
+        }
+        return numbered
+    }
+}
+
+extension LedgerSQL {
+    /// What recording one sighting writes, the same on every database: the transaction (its first
+    /// sighting kept), and its revocation when the input carries one (the first revocation kept).
+    static func recordSeen(_ transaction: LedgerTransaction, firstSeenAt: Date) -> [LedgerStatement] {
+        var statements = [LedgerStatement(sql: insertSeen, values: [
+            .text(transaction.transactionId), .text(transaction.originalTransactionId), .text(transaction.productId),
+            .text(transaction.bundleId), .text(transaction.environment),
+            .integer(transaction.purchaseDate.map(LedgerDate.milliseconds)),
+            .integer(transaction.expiresDate.map(LedgerDate.milliseconds)),
+            .text(transaction.source.rawValue), .text(transaction.appAccountToken),
+            .integer(LedgerDate.milliseconds(firstSeenAt)),
+        ])]
+        if let revoked = transaction.revocationDate {
+            statements.append(LedgerStatement(sql: markRevoked, values: [
+                .integer(LedgerDate.milliseconds(revoked)), .text(transaction.revocationReason ?? "revoked"),
+                .text(transaction.transactionId),
+            ]))
+        }
+        return statements
+    }
 }

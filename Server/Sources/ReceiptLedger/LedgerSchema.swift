@@ -1,3 +1,5 @@
+import Foundation
+
 /// The ledger's schema as versioned migrations, in SQL that SQLite and PostgreSQL both accept (TEXT,
 /// BIGINT, PRIMARY KEY, UNIQUE, REFERENCES), so a PostgreSQL store can apply the same steps.
 /// Dates are BIGINT milliseconds since 1970: exact, and the same on both databases.
@@ -44,4 +46,12 @@ public enum LedgerSchema {
             """,
         ]),
     ]
+
+    /// The migrations a database lacks, in order, each with the `applied_at_ms` to record for it:
+    /// `now` plus its index, so the order stays readable when several are applied in one millisecond.
+    static func pending(applied: Set<String>, at now: Date) -> [(migration: Migration, appliedAtMs: Int64)] {
+        LedgerSchema.migrations.enumerated()
+            .filter { !applied.contains($0.element.identifier) }
+            .map { (migration: $0.element, appliedAtMs: LedgerDate.milliseconds(now) + Int64($0.offset)) }
+    }
 }

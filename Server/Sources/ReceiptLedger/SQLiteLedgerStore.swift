@@ -45,24 +45,14 @@ public final class SQLiteLedgerStore: LedgerStore {
 
     /// The migration identifiers applied to this database, in the order applied.
     public func appliedMigrations() async throws(LedgerError) -> [String] {
-        try await read { db in try String.fetchAll(db, sql: LedgerSQL.appliedMigrations + " ORDER BY applied_at_ms, identifier") }
+        try await read { db in try String.fetchAll(db, sql: LedgerSQL.appliedMigrationsInOrder) }
     }
 
     public func recordSeen(_ transactions: [LedgerTransaction], at now: Date) async throws(LedgerError) {
-        let firstSeen = LedgerDate.milliseconds(now)
         try await writeImmediately { db in
             for transaction in transactions {
-                try db.execute(sql: LedgerSQL.insertSeen, arguments: [
-                    transaction.transactionId, transaction.originalTransactionId, transaction.productId,
-                    transaction.bundleId, transaction.environment,
-                    transaction.purchaseDate.map(LedgerDate.milliseconds),
-                    transaction.expiresDate.map(LedgerDate.milliseconds),
-                    transaction.source.rawValue, transaction.appAccountToken, firstSeen,
-                ])
-                if let revoked = transaction.revocationDate {
-                    try db.execute(sql: LedgerSQL.markRevoked, arguments: [
-                        LedgerDate.milliseconds(revoked), transaction.revocationReason ?? "revoked", transaction.transactionId,
-                    ])
+                for statement in LedgerSQL.recordSeen(transaction, firstSeenAt: now) {
+                    try db.execute(sql: statement.sql, arguments: StatementArguments(statement.values.map(\.databaseValue)))
                 }
             }
         }
@@ -98,19 +88,10 @@ public final class SQLiteLedgerStore: LedgerStore {
     public func uncredited(firstSeenBefore date: Date, limit: Int) async throws(LedgerError) -> [SeenTransaction] {
         try await read { db in
             try Row.fetchAll(db, sql: LedgerSQL.uncredited, arguments: [LedgerDate.milliseconds(date), limit]).map { row in
-                SeenTransaction(
-                    transaction: LedgerTransaction(
-                        transactionId: row[0], originalTransactionId: row[1], productId: row[2], bundleId: row[3],
-                        environment: row[4],
-                        purchaseDate: (row[5] as Int64?).map(LedgerDate.date),
-                        expiresDate: (row[6] as Int64?).map(LedgerDate.date),
-                        source: TransactionSource(rawValue: row[7]) ?? .receipt,
-                        appAccountToken: row[8]
-                    ),
-                    firstSeenAt: LedgerDate.date(row[9]),
-                    revokedAt: (row[10] as Int64?).map(LedgerDate.date),
-                    revocationReason: row[11]
+                let columns: LedgerRows.Uncredited = (
+                    row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[10], row[11]
                 )
+                return LedgerRows.seenTransaction(columns)
             }
         }
     }
@@ -133,21 +114,16 @@ public final class SQLiteLedgerStore: LedgerStore {
     // MARK: - Plumbing
 
     private static func credit(_ row: Row) -> Credit {
-        Credit(
-            transactionId: row[0], user: row[1], creditedAt: LedgerDate.date(row[2]), productId: row[3],
-            revokedAt: (row[4] as Int64?).map(LedgerDate.date), revocationReason: row[5]
-        )
+        let columns: LedgerRows.Credited = (row[0], row[1], row[2], row[3], row[4], row[5])
+        return LedgerRows.credit(columns)
     }
 
     private static func applyMigrations(_ db: Database) throws {
         try db.execute(sql: LedgerSQL.createMigrationsTable)
         let applied = Set(try String.fetchAll(db, sql: LedgerSQL.appliedMigrations))
-        for (index, migration) in LedgerSchema.migrations.enumerated() where !applied.contains(migration.identifier) {
+        for (migration, appliedAtMs) in LedgerSchema.pending(applied: applied, at: Date()) {
             for statement in migration.statements { try db.execute(sql: statement) }
-            // The index keeps the order readable when several steps are applied in the same millisecond.
-            try db.execute(sql: LedgerSQL.insertMigration, arguments: [
-                migration.identifier, LedgerDate.milliseconds(Date()) + Int64(index),
-            ])
+            try db.execute(sql: LedgerSQL.insertMigration, arguments: [migration.identifier, appliedAtMs])
         }
     }
 
@@ -180,5 +156,14 @@ public final class SQLiteLedgerStore: LedgerStore {
     private static func unavailable(_ error: any Error) -> LedgerError {
         if let ledgerError = error as? LedgerError { return ledgerError }
         return .storageUnavailable(String(describing: error))
+    }
+}
+
+extension LedgerValue {
+    fileprivate var databaseValue: (any DatabaseValueConvertible)? {
+        switch self {
+        case .text(let text): text
+        case .integer(let integer): integer
+        }
     }
 }

@@ -6,16 +6,16 @@ import ReceiptLedger
 struct AppAccountTokenTests {
     let token = UUID(uuidString: "9F2C4A8E-6B1D-4E3F-A5C7-0D8B2E6F1A3C")!
 
-    @Test func aTokenedTransactionIsCreditedToTheBoundUser() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func aTokenedTransactionIsCreditedToTheBoundUser(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             try await ledger.bind(user: "alice", appAccountToken: token)
             let outcome = try await ledger.credit(user: "alice", transactions: [signedTransaction("2000", appAccountToken: token)])
             #expect(outcome == CreditOutcome(credited: ["2000"]))
         }
     }
 
-    @Test func anotherUserClaimingATokenedTransactionIsAMismatchAndNothingIsCredited() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func anotherUserClaimingATokenedTransactionIsAMismatchAndNothingIsCredited(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             try await ledger.bind(user: "alice", appAccountToken: token)
             await #expect(throws: LedgerError.appAccountTokenMismatch(transactionId: "2000")) {
                 try await ledger.credit(user: "bob", transactions: [signedTransaction("2000", appAccountToken: token)])
@@ -32,16 +32,16 @@ struct AppAccountTokenTests {
         }
     }
 
-    @Test func aTokenBoundToNoUserIsAMismatch() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func aTokenBoundToNoUserIsAMismatch(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             await #expect(throws: LedgerError.appAccountTokenMismatch(transactionId: "2000")) {
                 try await ledger.credit(user: "alice", transactions: [signedTransaction("2000", appAccountToken: token)])
             }
         }
     }
 
-    @Test func theTokenMatchesWhateverCaseTheAppStoreWroteItIn() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func theTokenMatchesWhateverCaseTheAppStoreWroteItIn(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             try await ledger.bind(user: "alice", appAccountToken: token)
             // Foundation writes UUIDs in capitals, Apple's JSON in small letters: both must match.
             let transaction = LedgerTransaction(
@@ -52,16 +52,16 @@ struct AppAccountTokenTests {
         }
     }
 
-    @Test func aTransactionWithoutATokenGoesToTheFirstClaimant() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func aTransactionWithoutATokenGoesToTheFirstClaimant(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             try await ledger.bind(user: "alice", appAccountToken: token)
             let bob = try await ledger.credit(user: "bob", transactions: [signedTransaction("2001", appAccountToken: nil)])
             #expect(bob == CreditOutcome(credited: ["2001"]))
         }
     }
 
-    @Test func bindingsArePermanent() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func bindingsArePermanent(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             try await ledger.bind(user: "alice", appAccountToken: token)
             try await ledger.bind(user: "alice", appAccountToken: token)  // the same pair again: fine
             await #expect(throws: LedgerError.bindingConflict(user: "bob")) {

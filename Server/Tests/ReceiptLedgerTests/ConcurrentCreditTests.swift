@@ -6,8 +6,8 @@ import ReceiptLedger
 struct ConcurrentCreditTests {
     static let racers = 50
 
-    @Test func fiftyUsersRacingForOneTransactionGiveExactlyOneCredit() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func fiftyUsersRacingForOneTransactionGiveExactlyOneCredit(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             let outcomes = try await Self.race(ledgers: [ledger], requested: nil)
             #expect(outcomes.filter { $0 == CreditOutcome(credited: ["1000"]) }.count == 1)
             #expect(outcomes.filter { $0 == CreditOutcome(conflicts: ["1000"]) }.count == Self.racers - 1)
@@ -15,8 +15,8 @@ struct ConcurrentCreditTests {
         }
     }
 
-    @Test func fiftyUsersRequestingOneTransactionGiveOneCreditAndFortyNineRefusals() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func fiftyUsersRequestingOneTransactionGiveOneCreditAndFortyNineRefusals(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             let outcomes = try await Self.race(ledgers: [ledger], requested: "1000")
             #expect(outcomes.filter { $0 == CreditOutcome(credited: ["1000"]) }.count == 1)
             #expect(outcomes.filter { $0 == nil }.count == Self.racers - 1)
@@ -24,12 +24,11 @@ struct ConcurrentCreditTests {
         }
     }
 
-    /// Two stores on one file, as two receipt-server processes would share it: SQLite's locking and
-    /// the unique key decide, not the pool's in-process queue.
-    @Test func twoStoresOnOneFileStillGiveExactlyOneCredit() async throws {
-        try await withLedger { ledger, _, directory in
-            let path = directory.appendingPathComponent("ledger.sqlite").path
-            let second = Ledger(store: try SQLiteLedgerStore(path: path))
+    /// Two stores on one database, as two receipt-server processes would share it: the database's
+    /// locking and the unique key decide, not a pool's in-process queue.
+    @Test(arguments: StoreKind.allCases) func twoStoresOnOneDatabaseStillGiveExactlyOneCredit(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, database in
+            let second = Ledger(store: try await database.openStore())
             let outcomes = try await Self.race(ledgers: [ledger, second], requested: nil)
             #expect(outcomes.filter { $0 == CreditOutcome(credited: ["1000"]) }.count == 1)
             #expect(outcomes.filter { $0 == CreditOutcome(conflicts: ["1000"]) }.count == Self.racers - 1)

@@ -4,8 +4,8 @@ import ReceiptLedger
 
 @Suite("Ledger credit rules")
 struct CreditRuleTests {
-    @Test func creditsEveryTransactionOfTheInputOnceThenReportsThemAsAlreadyCredited() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func creditsEveryTransactionOfTheInputOnceThenReportsThemAsAlreadyCredited(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             let input = [receiptTransaction("1000"), receiptTransaction("1001")]
             let first = try await ledger.credit(user: "alice", transactions: input)
             #expect(first == CreditOutcome(credited: ["1000", "1001"]))
@@ -14,8 +14,8 @@ struct CreditRuleTests {
         }
     }
 
-    @Test func creditsOnlyTheNewTransactionsOfAGrowingReceipt() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func creditsOnlyTheNewTransactionsOfAGrowingReceipt(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000")])
             let later = try await ledger.credit(
                 user: "alice", transactions: [receiptTransaction("1000"), receiptTransaction("1001")])
@@ -23,8 +23,8 @@ struct CreditRuleTests {
         }
     }
 
-    @Test func aSharedReceiptListsTheOtherUsersTransactionsAsConflicts() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func aSharedReceiptListsTheOtherUsersTransactionsAsConflicts(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000")])
             let bob = try await ledger.credit(
                 user: "bob", transactions: [receiptTransaction("1000"), receiptTransaction("1001")])
@@ -34,8 +34,8 @@ struct CreditRuleTests {
         }
     }
 
-    @Test func aRequestedTransactionIsTheOnlyOneCredited() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func aRequestedTransactionIsTheOnlyOneCredited(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             let input = [receiptTransaction("1000"), receiptTransaction("1001")]
             let outcome = try await ledger.credit(user: "alice", transactions: input, requested: "1001")
             #expect(outcome == CreditOutcome(credited: ["1001"]))
@@ -47,8 +47,8 @@ struct CreditRuleTests {
         }
     }
 
-    @Test func aRequestedTransactionNotInTheInputIsRefusedButTheInputIsStillSeen() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func aRequestedTransactionNotInTheInputIsRefusedButTheInputIsStillSeen(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             await #expect(throws: LedgerError.transactionNotInInput(transactionId: "9999")) {
                 try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000")], requested: "9999")
             }
@@ -59,8 +59,8 @@ struct CreditRuleTests {
         }
     }
 
-    @Test func aRequestedTransactionHeldByAnotherUserIsAnError() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func aRequestedTransactionHeldByAnotherUserIsAnError(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000")])
             await #expect(throws: LedgerError.creditedToAnotherUser(transactionId: "1000")) {
                 try await ledger.credit(user: "bob", transactions: [receiptTransaction("1000")], requested: "1000")
@@ -70,24 +70,24 @@ struct CreditRuleTests {
         }
     }
 
-    @Test func anEmptyInputCreditsNothing() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func anEmptyInputCreditsNothing(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             let outcome = try await ledger.credit(user: "alice", transactions: [])
             #expect(outcome == CreditOutcome())
         }
     }
 
-    @Test func aTransactionListedTwiceInOneInputIsCreditedOnce() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func aTransactionListedTwiceInOneInputIsCreditedOnce(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             let outcome = try await ledger.credit(
                 user: "alice", transactions: [receiptTransaction("1000"), receiptTransaction("1000")])
             #expect(outcome == CreditOutcome(credited: ["1000"]))
         }
     }
 
-    @Test func creditsRecordWhenAndWhatWasCredited() async throws {
+    @Test(arguments: StoreKind.allCases) func creditsRecordWhenAndWhatWasCredited(_ store: StoreKind) async throws {
         let clock = TestClock()
-        try await withLedger(clock: clock) { ledger, _, _ in
+        try await withLedger(store, clock: clock) { ledger, _ in
             clock.advance(by: 5)
             _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000", product: "gems")])
             #expect(try await ledger.credits(of: "alice") == [

@@ -4,9 +4,9 @@ import ReceiptLedger
 
 @Suite("Ledger queries: missed orders, credits, revocations")
 struct LedgerQueryTests {
-    @Test func missedOrdersAreTheTransactionsSeenButNeverCreditedAfterTheGivenAge() async throws {
+    @Test(arguments: StoreKind.allCases) func missedOrdersAreTheTransactionsSeenButNeverCreditedAfterTheGivenAge(_ store: StoreKind) async throws {
         let clock = TestClock()
-        try await withLedger(clock: clock) { ledger, _, _ in
+        try await withLedger(store, clock: clock) { ledger, _ in
             try await ledger.record(seen: [receiptTransaction("1000"), receiptTransaction("1001")])
             clock.advance(by: 600)
             try await ledger.record(seen: [receiptTransaction("1002")])
@@ -26,9 +26,9 @@ struct LedgerQueryTests {
         }
     }
 
-    @Test func theFirstSightingIsKept() async throws {
+    @Test(arguments: StoreKind.allCases) func theFirstSightingIsKept(_ store: StoreKind) async throws {
         let clock = TestClock()
-        try await withLedger(clock: clock) { ledger, _, _ in
+        try await withLedger(store, clock: clock) { ledger, _ in
             try await ledger.record(seen: [receiptTransaction("1000", product: "first")])
             clock.advance(by: 100)
             try await ledger.record(seen: [receiptTransaction("1000", product: "second")])
@@ -39,9 +39,9 @@ struct LedgerQueryTests {
         }
     }
 
-    @Test func missedOrdersCarryEveryRecordedField() async throws {
+    @Test(arguments: StoreKind.allCases) func missedOrdersCarryEveryRecordedField(_ store: StoreKind) async throws {
         let token = UUID(uuidString: "9F2C4A8E-6B1D-4E3F-A5C7-0D8B2E6F1A3C")!
-        try await withLedger { ledger, _, _ in
+        try await withLedger(store) { ledger, _ in
             let transaction = signedTransaction("2000", appAccountToken: token)
             try await ledger.record(seen: [transaction])
             let missed = try await ledger.uncredited(olderThan: -1)
@@ -52,9 +52,9 @@ struct LedgerQueryTests {
         }
     }
 
-    @Test func creditsOfAUserAreOldestFirstAndOnlyTheirs() async throws {
+    @Test(arguments: StoreKind.allCases) func creditsOfAUserAreOldestFirstAndOnlyTheirs(_ store: StoreKind) async throws {
         let clock = TestClock()
-        try await withLedger(clock: clock) { ledger, _, _ in
+        try await withLedger(store, clock: clock) { ledger, _ in
             _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1001")])
             clock.advance(by: 1)
             _ = try await ledger.credit(user: "bob", transactions: [receiptTransaction("1002")])
@@ -67,8 +67,8 @@ struct LedgerQueryTests {
         }
     }
 
-    @Test func revokedCreditsListCreditedTransactionsLaterRevokedKeepingTheFirstRevocation() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func revokedCreditsListCreditedTransactionsLaterRevokedKeepingTheFirstRevocation(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000"), receiptTransaction("1001")])
             try await ledger.record(seen: [receiptTransaction("1002")])  // seen, never credited
             let refund = Date(timeIntervalSince1970: 1_700_100_000)
@@ -86,8 +86,8 @@ struct LedgerQueryTests {
         }
     }
 
-    @Test func aCancellationInTheInputMarksTheTransactionRevoked() async throws {
-        try await withLedger { ledger, _, _ in
+    @Test(arguments: StoreKind.allCases) func aCancellationInTheInputMarksTheTransactionRevoked(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
             _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000")])
             var cancelled = receiptTransaction("1000")
             cancelled.revocationDate = Date(timeIntervalSince1970: 1_700_200_000)
@@ -99,9 +99,9 @@ struct LedgerQueryTests {
         }
     }
 
-    @Test func everyListingStopsAtItsLimitKeepingItsOrder() async throws {
+    @Test(arguments: StoreKind.allCases) func everyListingStopsAtItsLimitKeepingItsOrder(_ store: StoreKind) async throws {
         let clock = TestClock()
-        try await withLedger(clock: clock) { ledger, _, _ in
+        try await withLedger(store, clock: clock) { ledger, _ in
             for id in 1000..<1005 {
                 try await ledger.record(seen: [receiptTransaction(String(id))])
                 clock.advance(by: 1)

@@ -23,15 +23,20 @@ func withTemporaryDirectory(_ body: (URL) async throws -> Void) async throws {
     try await body(directory)
 }
 
-/// A ledger over a new SQLite file in a temporary directory.
+/// A ledger over a new, empty database of `kind`, closed (and, for PostgreSQL, dropped) afterwards.
+/// `body` also gets the database, to open more stores on it as other processes would.
 func withLedger(
-    clock: TestClock = TestClock(), _ body: (Ledger, SQLiteLedgerStore, URL) async throws -> Void
+    _ kind: StoreKind, clock: TestClock = TestClock(), _ body: (Ledger, TestDatabase) async throws -> Void
 ) async throws {
-    try await withTemporaryDirectory { directory in
-        let path = directory.appendingPathComponent("ledger.sqlite").path
-        let store = try SQLiteLedgerStore(path: path)
-        let ledger = Ledger(store: store, now: { clock.now })
-        try await body(ledger, store, directory)
+    switch kind {
+    case .sqlite:
+        try await withTemporaryDirectory { directory in
+            try await TestDatabase.use(TestDatabase(kind: kind, location: directory.appendingPathComponent("ledger.sqlite").path), clock: clock, body)
+        }
+    case .postgres:
+        try await withPostgresDatabase { url in
+            try await TestDatabase.use(TestDatabase(kind: kind, location: url), clock: clock, body)
+        }
     }
 }
 

@@ -87,9 +87,10 @@ struct SQLiteLedgerStoreTests {
     }
 
     @Test func aClosedStoreIsATypedError() async throws {
-        try await withLedger { ledger, store, _ in
+        try await withTemporaryDirectory { directory in
+            let store = try SQLiteLedgerStore(path: directory.appendingPathComponent("ledger.sqlite").path)
             try store.close()
-            #expect(await storageFailure { _ = try await ledger.credits(of: "alice") } != nil)
+            #expect(await storageFailure { _ = try await Ledger(store: store).credits(of: "alice") } != nil)
         }
     }
 }
