@@ -23,6 +23,12 @@ public final class PostgresLedgerStore: LedgerStore {
         try await self.init(url: url, timeout: .seconds(10))
     }
 
+    /// Checks that `url` is a usable ledger URL without connecting: a server refuses a malformed
+    /// `--ledger` before it starts. Throws `storageUnavailable` saying what is wrong.
+    public static func checkURL(_ url: String) throws(LedgerError) {
+        _ = try PostgresLedgerURL(url)
+    }
+
     /// `timeout` bounds connecting and each operation.
     package init(url: String, timeout: Duration) async throws(LedgerError) {
         let location = try PostgresLedgerURL(url)

@@ -27,6 +27,8 @@ struct LedgerOptionTests {
         #expect(options.token.admits(authorization: "Bearer \(Self.token)"))
         #expect(try LedgerLocation("sqlite:ledger.sqlite") == .sqlite(path: "ledger.sqlite"))
         #expect(try LedgerLocation("postgres://receipts@db.internal:5432/ledger") == .postgres(url: "postgres://receipts@db.internal:5432/ledger"))
+        #expect(try LedgerLocation("postgresql://receipts:pw@db.internal/ledger?sslmode=require")
+            == .postgres(url: "postgresql://receipts:pw@db.internal/ledger?sslmode=require"))
         // Without --ledger: no ledger, whatever else is set.
         #expect(try ReceiptServerCommand.parse([]).ledgerOptions() == nil)
     }
@@ -40,15 +42,19 @@ struct LedgerOptionTests {
             (["--ledger", "/tmp/ledger.sqlite", "--ledger-token", Self.token], "sqlite:PATH or postgres://"),
             (["--ledger", "sqlite:", "--ledger-token", Self.token], "needs a file path"),
             (["--ledger", "mysql://u@h:1/d", "--ledger-token", Self.token], "sqlite:PATH or postgres://"),
-            (["--ledger", "postgres://db.internal:5432/ledger", "--ledger-token", Self.token], "a user, a host, a port"),
-            (["--ledger", "postgres://u@db.internal/ledger", "--ledger-token", Self.token], "a user, a host, a port"),
-            (["--ledger", "postgres://u@db.internal:5432/", "--ledger-token", Self.token], "a user, a host, a port"),
+            (["--ledger", "postgres://db.internal:5432/ledger", "--ledger-token", Self.token], "(no user)"),
+            (["--ledger", "postgres://u@db.internal:5432/", "--ledger-token", Self.token], "(no database"),
+            (["--ledger", "postgres://u@db.internal/ledger?sslmode=maybe", "--ledger-token", Self.token], "sslmode must be"),
+            (["--ledger", "postgres://u:secret@db.internal/ledger?ssl=1", "--ledger-token", Self.token], "u:***@db.internal"),
         ]
         for (arguments, message) in cases {
             let refusal = Self.refusal(arguments)
             #expect(refusal?.0 == 64, "\(arguments)")
             #expect(refusal?.1.contains(message) == true, "\(arguments): \(refusal?.1 ?? "parsed")")
         }
+        // A malformed URL is shown to the admin without its password.
+        #expect(Self.refusal(["--ledger", "postgres://u:secret@db.internal/ledger?ssl=1", "--ledger-token", Self.token])?
+            .1.contains("secret") == false)
     }
 
     @Test func theTokenMayComeFromTheEnvironment() throws {
@@ -66,9 +72,11 @@ struct LedgerOptionTests {
         await #expect { _ = try await command.openLedger() } throws: { error in
             "\(error)".hasPrefix("cannot open the ledger \(missing): the ledger's database is unavailable")
         }
-        let postgres = try ReceiptServerCommand.parse(["--ledger", "postgres://u@localhost:5432/ledger", "--ledger-token", Self.token])
+        // Nothing listens on port 1: the PostgreSQL store is opened, and refused at once.
+        let postgres = try ReceiptServerCommand.parse(["--ledger", "postgres://u@127.0.0.1:1/ledger", "--ledger-token", Self.token])
         await #expect { _ = try await postgres.openLedger() } throws: { error in
-            "\(error)".contains("PostgreSQL ledgers are not available in this build")
+            "\(error)".hasPrefix("cannot open the ledger postgres://u@127.0.0.1:1/ledger: the ledger's database is unavailable: "
+                + "PostgreSQL (u@127.0.0.1:1/ledger): cannot connect")
         }
         // A sound path opens and migrates.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-option-\(UUID().uuidString)")

@@ -86,8 +86,11 @@ struct VerificationGateTests {
             let elapsed = try await timeGenuineRequests(client.port)
             let sinceInFlight = ContinuousClock.now - inFlight
             print("genuine receipt with two expensive bodies in flight: \(elapsed) (both answered \(sinceInFlight) after both were in flight)")
-            #expect(elapsed <= .seconds(1), "the genuine receipt took \(elapsed)")
-            #expect(sinceInFlight <= .seconds(2), "the genuine receipt was answered \(sinceInFlight) after the expensive bodies started")
+            // Two spinning threads hold both cores, and the suite's other tests run beside this one:
+            // the genuine receipt gets a share of a core (0.05-1.2 s seen). Waiting on the handlers'
+            // own threads, as before the gate, took 4-10 s: the bounds keep that apart.
+            #expect(elapsed <= .seconds(2), "the genuine receipt took \(elapsed)")
+            #expect(sinceInFlight <= .seconds(3), "the genuine receipt was answered \(sinceInFlight) after the expensive bodies started")
             var health = TestClient.Response(head: HTTPResponse(status: .init(code: 418)))
             let healthTime = try await ContinuousClock().measure { health = try await Self.send(client.port, "/health", method: .get) }
             #expect(health.head.status == .ok)

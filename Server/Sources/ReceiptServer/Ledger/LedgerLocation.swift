@@ -2,7 +2,7 @@ import Foundation
 import ReceiptLedger
 
 /// Where the credit ledger lives, as `--ledger` names it: `sqlite:PATH` or
-/// `postgres://USER@HOST:PORT/DB`.
+/// `postgres://USER@HOST:PORT/DB` (optionally with a password and `?sslmode=disable|prefer|require`).
 public enum LedgerLocation: Sendable, Hashable {
     case sqlite(path: String)
     case postgres(url: String)
@@ -18,10 +18,12 @@ public enum LedgerLocation: Sendable, Hashable {
             return
         }
         if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
-            guard let url = URLComponents(string: text), url.user?.isEmpty == false, url.host?.isEmpty == false,
-                  url.port != nil, url.path.count > 1, !url.path.dropFirst().contains("/"), url.query == nil, url.fragment == nil
-            else {
-                throw LedgerOptionError("--ledger postgres://USER@HOST:PORT/DB needs a user, a host, a port and a database name")
+            do {
+                try PostgresLedgerStore.checkURL(text)
+            } catch .storageUnavailable(let message) {
+                throw LedgerOptionError("--ledger: \(message)")
+            } catch {
+                throw LedgerOptionError("--ledger: \(error)")
             }
             self = .postgres(url: text)
             return
@@ -34,9 +36,8 @@ public enum LedgerLocation: Sendable, Hashable {
         switch self {
         case .sqlite(let path):
             return try SQLiteLedgerStore(path: path)
-        case .postgres:
-            // PostgresLedgerStore(url:) is written on another branch; it is wired here at merge.
-            throw .storageUnavailable("PostgreSQL ledgers are not available in this build of receipt-server")
+        case .postgres(let url):
+            return try await PostgresLedgerStore(url: url)
         }
     }
 }
