@@ -12,7 +12,7 @@ from .jws import P256_N, b64std, b64url
 from .jws_fixture import JWSKit, TokenList
 from .jws_outcome import fails, ok
 from .payload import BUNDLE_ID
-from .storekit2 import APP_APPLE_ID, DROP, SIGNED, SIGNED_AT, app_data, app_transaction, edit, \
+from .storekit2 import APP_ACCOUNT_TOKEN, APP_APPLE_ID, DROP, SIGNED, SIGNED_AT, app_data, app_transaction, edit, \
     external_purchase_token, ms, notification, notification_data, plain_renewal_info, plain_transaction, \
     renewal_info, summary, transaction
 
@@ -80,6 +80,15 @@ CHECKS_PASS = {"expect_bundle_id": BUNDLE_ID, "expect_environment": "Sandbox"}
              storekit_testing=True))
 def transaction_full(kit: JWSKit) -> str:
     return kit.token(transaction())
+
+
+@token("transaction-app-account-token.jws", "A transaction of the sample subscription (2000000000000401) with the "
+       "appAccountToken the app set at purchase and no revocation: what the credit ledger credits only to the user "
+       "bound to that token.", "transaction",
+       ok(decoded={"appAccountToken": APP_ACCOUNT_TOKEN}),
+       ok("the checks pass", expect_app_apple_id=APP_APPLE_ID, **CHECKS_PASS))
+def transaction_app_account_token(kit: JWSKit) -> str:
+    return nested_transaction(kit, transactionId="2000000000000401", appAccountToken=APP_ACCOUNT_TOKEN)
 
 
 @token("transaction-minimal.jws", "A transaction with only transactionId and signedDate: every field is optional.",

@@ -6,10 +6,13 @@ public struct CreditOutcome: Sendable, Hashable {
     public var alreadyCredited: [String] = []
     /// Credited to another user: never re-credited.
     public var conflicts: [String] = []
+    /// Refunded or revoked before anyone was credited (in this input or earlier): never credited.
+    public var revoked: [String] = []
 
-    public init(credited: [String] = [], alreadyCredited: [String] = [], conflicts: [String] = []) {
+    public init(credited: [String] = [], alreadyCredited: [String] = [], conflicts: [String] = [], revoked: [String] = []) {
         self.credited = credited
         self.alreadyCredited = alreadyCredited
         self.conflicts = conflicts
+        self.revoked = revoked
     }
 }

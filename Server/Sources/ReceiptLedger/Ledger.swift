@@ -21,9 +21,12 @@ public struct Ledger: Sendable {
 
     /// Credits `user` with the requested transaction, or, when none is requested, with every transaction
     /// of the input not yet credited. All of the input is recorded as seen first, whatever the outcome.
+    /// A transaction refunded or revoked before anyone was credited (its revocation in this input,
+    /// or learnt earlier) is never credited: it is listed as `revoked`.
     ///
     /// Throws `transactionNotInInput` when the requested id is not in the input,
-    /// `creditedToAnotherUser` when the requested transaction is held by someone else, and
+    /// `creditedToAnotherUser` when the requested transaction is held by someone else,
+    /// `transactionRevoked` when it was revoked before anyone was credited, and
     /// `appAccountTokenMismatch` (before anything is credited) when a transaction to credit carries
     /// an appAccountToken that is not bound to `user`.
     public func credit(
@@ -38,6 +41,8 @@ public struct Ledger: Sendable {
         for claim in claims {
             if claim.isNew {
                 outcome.credited.append(claim.transactionId)
+            } else if claim.holder == nil {
+                outcome.revoked.append(claim.transactionId)
             } else if claim.holder == user {
                 outcome.alreadyCredited.append(claim.transactionId)
             } else {
@@ -46,6 +51,9 @@ public struct Ledger: Sendable {
         }
         if let requested, outcome.conflicts.contains(requested) {
             throw .creditedToAnotherUser(transactionId: requested)
+        }
+        if let requested, outcome.revoked.contains(requested) {
+            throw .transactionRevoked(transactionId: requested)
         }
         return outcome
     }

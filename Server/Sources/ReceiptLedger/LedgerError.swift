@@ -5,6 +5,8 @@ public enum LedgerError: Error, Sendable, Hashable, CustomStringConvertible {
     case transactionNotInInput(transactionId: String)
     /// The requested transaction is already credited to another user (409).
     case creditedToAnotherUser(transactionId: String)
+    /// The requested transaction was refunded or revoked before anyone was credited (409).
+    case transactionRevoked(transactionId: String)
     /// The transaction carries an appAccountToken that is not bound to this user, or to no one (409).
     case appAccountTokenMismatch(transactionId: String)
     /// The token is bound to another user, or the user to another token: bindings are permanent (409).
@@ -16,6 +18,7 @@ public enum LedgerError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .transactionNotInInput(let id): "transaction \(id) is not in the verified input"
         case .creditedToAnotherUser(let id): "transaction \(id) is credited to another user"
+        case .transactionRevoked(let id): "transaction \(id) was refunded or revoked before it was credited"
         case .appAccountTokenMismatch(let id): "transaction \(id) carries an appAccountToken not bound to this user"
         case .bindingConflict(let user): "user \(user) or the appAccountToken is already bound otherwise"
         case .storageUnavailable(let message): "the ledger's database is unavailable: \(message)"

@@ -14,8 +14,11 @@ enum LedgerSQL {
         WHERE transaction_id = ? AND revoked_at_ms IS NULL
         """
     static let isSeen = "SELECT 1 FROM ledger_transactions WHERE transaction_id = ?"
+    // A transaction refunded or revoked before anyone was credited is never credited: the row to
+    // insert comes from the seen transaction, and only while it is not revoked.
     static let insertCredit = """
-        INSERT INTO ledger_credits (transaction_id, user_id, credited_at_ms) VALUES (?, ?, ?)
+        INSERT INTO ledger_credits (transaction_id, user_id, credited_at_ms)
+        SELECT transaction_id, ?, ? FROM ledger_transactions WHERE transaction_id = ? AND revoked_at_ms IS NULL
         ON CONFLICT (transaction_id) DO NOTHING
         """
     static let creditHolder = "SELECT user_id FROM ledger_credits WHERE transaction_id = ?"

@@ -73,13 +73,13 @@ public final class PostgresLedgerStore: LedgerStore {
         return try await inTransaction { connection in
             var inserted: Set<String> = []
             for id in Self.inLockOrder(transactionIds, id: \.self) {
-                if try await connection.run(LedgerSQL.insertCredit, [id, user, creditedAt]).metadata.rows == 1 {
+                if try await connection.run(LedgerSQL.insertCredit, [user, creditedAt, id]).metadata.rows == 1 {
                     inserted.insert(id)
                 }
             }
             var claims: [CreditClaim] = []
             for id in transactionIds {
-                let holder = try await connection.rows(LedgerSQL.creditHolder, [id]).first?.decode(String.self) ?? user
+                let holder = try await connection.rows(LedgerSQL.creditHolder, [id]).first?.decode(String.self)
                 claims.append(CreditClaim(transactionId: id, holder: holder, isNew: inserted.contains(id)))
             }
             return claims

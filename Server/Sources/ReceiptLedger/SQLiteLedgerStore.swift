@@ -62,10 +62,11 @@ public final class SQLiteLedgerStore: LedgerStore {
         let creditedAt = LedgerDate.milliseconds(now)
         return try await writeImmediately { db in
             try transactionIds.map { id in
-                try db.execute(sql: LedgerSQL.insertCredit, arguments: [id, user, creditedAt])
+                try db.execute(sql: LedgerSQL.insertCredit, arguments: [user, creditedAt, id])
                 let isNew = db.changesCount == 1
-                // Whoever holds it now: this user if the insert happened, else the first credit's.
-                let holder = try String.fetchOne(db, sql: LedgerSQL.creditHolder, arguments: [id]) ?? user
+                // Whoever holds it now: this user if the insert happened, else the first credit's,
+                // else nobody (revoked before any credit).
+                let holder = try String.fetchOne(db, sql: LedgerSQL.creditHolder, arguments: [id])
                 return CreditClaim(transactionId: id, holder: holder, isNew: isNew)
             }
         }

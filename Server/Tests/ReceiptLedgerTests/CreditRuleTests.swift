@@ -95,4 +95,42 @@ struct CreditRuleTests {
             ])
         }
     }
+
+    /// A refund reaches the ledger before the app reports the purchase (a receipt's cancellation
+    /// date, a REFUND notification): the transaction is never credited, to anyone.
+    @Test(arguments: StoreKind.allCases) func aTransactionRevokedBeforeAnyCreditIsNeverCredited(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
+            var cancelled = receiptTransaction("1000")
+            cancelled.revocationDate = Date(timeIntervalSince1970: 1_700_100_000)
+            cancelled.revocationReason = "cancelled in receipt"
+            let input = [cancelled, receiptTransaction("1001")]
+            #expect(try await ledger.credit(user: "alice", transactions: input) == CreditOutcome(credited: ["1001"], revoked: ["1000"]))
+            #expect(try await ledger.credit(user: "bob", transactions: input) == CreditOutcome(conflicts: ["1001"], revoked: ["1000"]))
+            await #expect(throws: LedgerError.transactionRevoked(transactionId: "1000")) {
+                try await ledger.credit(user: "alice", transactions: input, requested: "1000")
+            }
+
+            // Revoked by a notification first, then reported by the app without its cancellation.
+            try await ledger.record(seen: [receiptTransaction("1002")])
+            #expect(try await ledger.markRevoked(transactionId: "1002", at: Date(timeIntervalSince1970: 1_700_200_000), reason: "REFUND"))
+            #expect(try await ledger.credit(user: "alice", transactions: [receiptTransaction("1002")]) == CreditOutcome(revoked: ["1002"]))
+
+            #expect(try await ledger.credits(of: "alice").map(\.transactionId) == ["1001"])
+            #expect(try await ledger.credits(of: "bob").isEmpty)
+            #expect(try await ledger.revokedCredits().isEmpty)
+            // Never credited, so still listed with the missed orders, with its revocation, for a person to see.
+            #expect(try await ledger.uncredited(olderThan: -1).map(\.revocationReason) == ["cancelled in receipt", "REFUND"])
+        }
+    }
+
+    /// A revocation after the credit does not undo it: the credit is listed for claw-back instead.
+    @Test(arguments: StoreKind.allCases) func aRevocationAfterTheCreditKeepsTheCreditForClawBack(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
+            _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000")])
+            #expect(try await ledger.markRevoked(transactionId: "1000", at: Date(timeIntervalSince1970: 1_700_200_000), reason: "REFUND"))
+            #expect(try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000")]) == CreditOutcome(alreadyCredited: ["1000"]))
+            #expect(try await ledger.credit(user: "bob", transactions: [receiptTransaction("1000")]) == CreditOutcome(conflicts: ["1000"]))
+            #expect(try await ledger.revokedCredits().map(\.transactionId) == ["1000"])
+        }
+    }
 }

@@ -9,9 +9,11 @@ import Testing
 /// A server with an SQLite ledger in a temporary folder, its token, and requests to its routes.
 enum LedgerFixtures {
     static let token = "test-ledger-token-0123456789"
-    static let sampleIds = ["2000000000000001", "2000000000000002", "2000000000000003"]
-    /// transaction.jws: revoked, with an appAccountToken.
-    static let jwsTransactionId = "2000000000000101"
+    /// sample.receipt's purchases: two to credit, and one cancelled (refunded) that is never credited.
+    static let sampleIds = ["2000000000000001", "2000000000000002"]
+    static let sampleCancelledId = "2000000000000003"
+    /// transaction-app-account-token.jws: not revoked, with an appAccountToken.
+    static let jwsTransactionId = "2000000000000401"
     static let appAccountToken = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
 
     /// `body` run against a server whose ledger is a new SQLite file (or the store `makeStore`
@@ -51,7 +53,7 @@ enum LedgerFixtures {
     }
 
     /// `{"user":USER,"signedTransaction":JWS}` for a token fixture.
-    static func tokenCredit(user: String, _ name: String = "transaction.jws", _ extra: String = "") throws -> String {
+    static func tokenCredit(user: String, _ name: String = "transaction-app-account-token.jws", _ extra: String = "") throws -> String {
         "{\"user\":\(quoted(user)),\"signedTransaction\":\"\(try SignedDataFixtures.token(name))\"\(extra)}"
     }
 

@@ -15,21 +15,24 @@ struct LedgerRequestError: Error {
     }
 
     /// The ledger's refusal: 422 for a transaction the input does not hold, 409 for a transaction
-    /// or binding that belongs to someone else, 503 when the database failed (nothing was written:
-    /// try again). The database's own message goes to the log, not to the client.
+    /// or binding that belongs to someone else or a transaction revoked before it was credited, 503
+    /// when the database failed (try again: a credit it may have written is answered
+    /// `alreadyCredited`). The database's own message goes to the log, not to the client.
     init(_ error: LedgerError) {
         switch error {
         case .transactionNotInInput:
             self.init(status: .unprocessableContent, code: "transactionNotInInput", member: "transactionId", reason: error.description)
         case .creditedToAnotherUser:
             self.init(status: .conflict, code: "creditedToAnotherUser", member: "transactionId", reason: error.description)
+        case .transactionRevoked:
+            self.init(status: .conflict, code: "transactionRevoked", member: "transactionId", reason: error.description)
         case .appAccountTokenMismatch:
             self.init(status: .conflict, code: "appAccountTokenMismatch", member: nil, reason: error.description)
         case .bindingConflict:
             self.init(status: .conflict, code: "bindingConflict", member: "appAccountToken", reason: error.description)
         case .storageUnavailable:
             self.init(status: .serviceUnavailable, code: "storageUnavailable", member: nil,
-                      reason: "the ledger's database is unavailable; nothing was written, try again")
+                      reason: "the ledger's database is unavailable; try again (a retry is safe: nothing is credited twice)")
         }
     }
 

@@ -5,13 +5,14 @@ import ReceiptParser
 /// The ledger routes' answers: compact JSON with sorted keys, as the other routes write it; dates
 /// in RFC 3339 with milliseconds, as StoreKit dates are written; absent values left out.
 enum LedgerResponse {
-    /// `POST /v1/credits`: `{"alreadyCredited":[ID…],"conflicts":[ID…],"credited":[ID…],"user":USER}`.
+    /// `POST /v1/credits`: `{"alreadyCredited":[ID…],"conflicts":[ID…],"credited":[ID…],"revoked":[ID…],"user":USER}`.
     static func credit(_ outcome: CreditOutcome, user: String) -> Response {
         Response.json { json in
             json.beginObject()
             json.member("alreadyCredited", ids: outcome.alreadyCredited)
             json.member("conflicts", ids: outcome.conflicts)
             json.member("credited", ids: outcome.credited)
+            json.member("revoked", ids: outcome.revoked)
             json.member("user", user)
             json.endObject()
         }
