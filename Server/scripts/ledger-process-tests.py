@@ -60,7 +60,7 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log.open("ab")
         self.process = subprocess.Popen(
-            [binary, "--host", "127.0.0.1", "--port", str(self.port), "--root", str(TEST_ROOT),
+            [binary, "--host", "127.0.0.1", "--port", str(self.port), "--root", str(TEST_ROOT), "--environment", "sandbox",
              "--ledger", ledger, "--ledger-token", TOKEN, "--log-level", "warning"],
             stdout=self.log, stderr=self.log)
         deadline = time.monotonic() + 60

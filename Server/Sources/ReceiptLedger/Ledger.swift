@@ -32,21 +32,38 @@ public struct Ledger: Sendable {
     public func credit(
         user: String, transactions: [LedgerTransaction], requested: String? = nil
     ) async throws(LedgerError) -> CreditOutcome {
-        try await record(seen: transactions)
-        let targets = try Self.targets(of: transactions, requested: requested)
-        try await checkAppAccountTokens(of: targets, for: user)
-
-        let claims = try await store.claim(targets.map(\.transactionId), for: user, at: now())
+        let targets: [LedgerTransaction]
+        do {
+            targets = try Self.targets(of: transactions, requested: requested)
+        } catch {
+            try await record(seen: transactions)
+            throw error
+        }
+        // One database transaction records the input and claims the targets; the store checks the
+        // appAccountToken bindings (as recorded from every input) and refuses revoked transactions there.
+        let claims: [CreditClaim]
+        switch try await store.recordAndClaim(transactions, claiming: targets.map(\.transactionId), for: user, at: now()) {
+        case .appAccountTokenMismatch(let id):
+            throw .appAccountTokenMismatch(transactionId: id)
+        case .claimed(let answer):
+            claims = answer
+        }
         var outcome = CreditOutcome()
         for claim in claims {
             if claim.isNew {
                 outcome.credited.append(claim.transactionId)
-            } else if claim.holder == nil {
+            } else if let holder = claim.holder {
+                if Self.isSameUser(holder, user) {
+                    outcome.alreadyCredited.append(claim.transactionId)
+                } else {
+                    outcome.conflicts.append(claim.transactionId)
+                }
+            } else if claim.isRevoked {
                 outcome.revoked.append(claim.transactionId)
-            } else if claim.holder == user {
-                outcome.alreadyCredited.append(claim.transactionId)
             } else {
-                outcome.conflicts.append(claim.transactionId)
+                // Not revoked, held by nobody, yet not credited: a racing request recorded an
+                // appAccountToken of someone else's after the store's check.
+                throw .appAccountTokenMismatch(transactionId: claim.transactionId)
             }
         }
         if let requested, outcome.conflicts.contains(requested) {
@@ -86,6 +103,14 @@ public struct Ledger: Sendable {
         try await store.markRevoked(transactionId: transactionId, at: date, reason: reason)
     }
 
+    /// Clears a transaction's revocation: Apple reversed the refund (REFUND_REVERSED). A credit is
+    /// off the claw-back list again; a transaction never credited can be credited. False when the
+    /// transaction was never seen.
+    @discardableResult
+    public func clearRevocation(transactionId: String) async throws(LedgerError) -> Bool {
+        try await store.clearRevocation(transactionId: transactionId)
+    }
+
     /// Credits whose transaction was later revoked, for the team to claw back; most recent first,
     /// at most `limit`.
     public func revokedCredits(limit: Int = defaultLimit) async throws(LedgerError) -> [Credit] {
@@ -95,26 +120,23 @@ public struct Ledger: Sendable {
     // MARK: - Rules
 
     /// The transactions to credit: the requested one, else all of the input (each id once, in order).
+    /// Ids compare byte for byte, as the database's key does.
     private static func targets(
         of transactions: [LedgerTransaction], requested: String?
     ) throws(LedgerError) -> [LedgerTransaction] {
         if let requested {
-            guard let transaction = transactions.first(where: { $0.transactionId == requested }) else {
+            guard let transaction = transactions.first(where: { $0.transactionId.utf8.elementsEqual(requested.utf8) }) else {
                 throw .transactionNotInInput(transactionId: requested)
             }
             return [transaction]
         }
-        var seenIds = Set<String>()
-        return transactions.filter { seenIds.insert($0.transactionId).inserted }
+        var seenIds = Set<[UInt8]>()
+        return transactions.filter { seenIds.insert(Array($0.transactionId.utf8)).inserted }
     }
 
-    private func checkAppAccountTokens(of targets: [LedgerTransaction], for user: String) async throws(LedgerError) {
-        for transaction in targets {
-            guard let token = transaction.appAccountToken else { continue }
-            // An unbound token is a mismatch too: the transaction belongs to whoever binds it first.
-            guard try await store.user(boundTo: token) == user else {
-                throw .appAccountTokenMismatch(transactionId: transaction.transactionId)
-            }
-        }
+    /// User ids compare byte for byte, as the databases compare them: Swift's `==` would take two
+    /// canonically equivalent spellings (é as one scalar or two), different users there, for one.
+    static func isSameUser(_ stored: String?, _ user: String) -> Bool {
+        stored.map { $0.utf8.elementsEqual(user.utf8) } ?? false
     }
 }

@@ -7,21 +7,40 @@ enum LedgerSQL {
         INSERT INTO ledger_transactions (transaction_id, original_transaction_id, product_id, bundle_id,
             environment, purchase_date_ms, expires_date_ms, source, app_account_token, first_seen_at_ms)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (transaction_id) DO NOTHING
+        ON CONFLICT (transaction_id) DO UPDATE SET app_account_token = excluded.app_account_token
+        WHERE ledger_transactions.app_account_token IS NULL AND excluded.app_account_token IS NOT NULL
         """
     static let markRevoked = """
         UPDATE ledger_transactions SET revoked_at_ms = ?, revocation_reason = ?
         WHERE transaction_id = ? AND revoked_at_ms IS NULL
         """
+    static let clearRevocation = """
+        UPDATE ledger_transactions SET revoked_at_ms = NULL, revocation_reason = NULL WHERE transaction_id = ?
+        """
     static let isSeen = "SELECT 1 FROM ledger_transactions WHERE transaction_id = ?"
-    // A transaction refunded or revoked before anyone was credited is never credited: the row to
-    // insert comes from the seen transaction, and only while it is not revoked.
+    // The row to insert comes from the seen transaction, and only while it is not revoked (a refund
+    // before any credit means never) and its appAccountToken, as recorded from any input, is
+    // none or this user's: the database itself refuses the wrong user, also racing another request.
     static let insertCredit = """
         INSERT INTO ledger_credits (transaction_id, user_id, credited_at_ms)
-        SELECT transaction_id, ?, ? FROM ledger_transactions WHERE transaction_id = ? AND revoked_at_ms IS NULL
+        SELECT t.transaction_id, ?, ? FROM ledger_transactions t
+        WHERE t.transaction_id = ? AND t.revoked_at_ms IS NULL
+            AND (t.app_account_token IS NULL
+                OR t.app_account_token IN (SELECT u.app_account_token FROM ledger_users u WHERE u.user_id = ?))
         ON CONFLICT (transaction_id) DO NOTHING
         """
-    static let creditHolder = "SELECT user_id FROM ledger_credits WHERE transaction_id = ?"
+    /// Who holds a transaction's credit (NULL: nobody) and whether it is revoked.
+    static let claimState = """
+        SELECT c.user_id, t.revoked_at_ms FROM ledger_transactions t
+        LEFT JOIN ledger_credits c ON c.transaction_id = t.transaction_id
+        WHERE t.transaction_id = ?
+        """
+    /// A transaction's recorded appAccountToken and the user bound to it (NULL: nobody).
+    static let tokenOwner = """
+        SELECT t.app_account_token, u.user_id FROM ledger_transactions t
+        LEFT JOIN ledger_users u ON u.app_account_token = t.app_account_token
+        WHERE t.transaction_id = ?
+        """
     static let insertUser = """
         INSERT INTO ledger_users (user_id, app_account_token) VALUES (?, ?) ON CONFLICT DO NOTHING
         """

@@ -4,19 +4,21 @@ import Foundation
 /// database itself (a unique key), so that several processes sharing one database stay correct.
 /// Every failure of the database is thrown as `LedgerError.storageUnavailable`.
 public protocol LedgerStore: Sendable {
-    /// Records each transaction as seen at `now`; one already seen keeps its first record. Revocation
+    /// Records each transaction as seen at `now`; one already seen keeps its first record, except that
+    /// it takes an appAccountToken it lacked (a receipt carries none, a JWS of it does). Revocation
     /// dates in the input mark the transaction revoked, if it was not already.
     func recordSeen(_ transactions: [LedgerTransaction], at now: Date) async throws(LedgerError)
 
-    /// In one database transaction: credits each id (already recorded as seen) to `user` unless
-    /// someone holds it, then reads who holds each. Answers in the order asked.
-    func claim(_ transactionIds: [String], for user: String, at now: Date) async throws(LedgerError) -> [CreditClaim]
+    /// In one database transaction, so that a credit costs one commit: records `seen` as `recordSeen`
+    /// does; then, when a transaction of `transactionIds` has a recorded appAccountToken not bound
+    /// to `user`, answers `.appAccountTokenMismatch` and credits nothing; else credits each id to
+    /// `user` unless someone holds it or it is revoked, and answers who holds each, in the order asked.
+    func recordAndClaim(
+        _ seen: [LedgerTransaction], claiming transactionIds: [String], for user: String, at now: Date
+    ) async throws(LedgerError) -> ClaimAnswer
 
     /// Binds a user to an appAccountToken (lowercased UUID), permanently; binding again is a no-op.
     func bind(user: String, appAccountToken: String) async throws(LedgerError)
-
-    /// The user bound to an appAccountToken (lowercased UUID), if any.
-    func user(boundTo appAccountToken: String) async throws(LedgerError) -> String?
 
     /// Transactions seen but never credited, first seen before `date`, oldest first, at most `limit`.
     func uncredited(firstSeenBefore date: Date, limit: Int) async throws(LedgerError) -> [SeenTransaction]
@@ -26,6 +28,9 @@ public protocol LedgerStore: Sendable {
 
     /// Marks a seen transaction revoked; the first revocation is kept. False when it was never seen.
     func markRevoked(transactionId: String, at date: Date, reason: String) async throws(LedgerError) -> Bool
+
+    /// Clears a transaction's revocation (a refund Apple reversed). False when it was never seen.
+    func clearRevocation(transactionId: String) async throws(LedgerError) -> Bool
 
     /// Credits whose transaction was revoked, most recently revoked first, at most `limit`.
     func revokedCredits(limit: Int) async throws(LedgerError) -> [Credit]

@@ -29,6 +29,11 @@ public final class PostgresLedgerStore: LedgerStore {
         _ = try PostgresLedgerURL(url)
     }
 
+    /// `url` with its password replaced by `***`, for messages and logs.
+    public static func redacted(url: String) -> String {
+        PostgresLedgerURL.redacted(url)
+    }
+
     /// `timeout` bounds connecting and each operation.
     package init(url: String, timeout: Duration) async throws(LedgerError) {
         let location = try PostgresLedgerURL(url)
@@ -57,32 +62,37 @@ public final class PostgresLedgerStore: LedgerStore {
     }
 
     public func recordSeen(_ transactions: [LedgerTransaction], at now: Date) async throws(LedgerError) {
-        try await inTransaction { connection in
-            for transaction in Self.inLockOrder(transactions, id: \.transactionId) {
-                for statement in LedgerSQL.recordSeen(transaction, firstSeenAt: now) {
-                    try await connection.run(statement.sql, statement.values.map(\.postgresValue))
-                }
-            }
-        }
+        try await inTransaction { connection in try await Self.record(transactions, at: now, on: connection) }
     }
 
     /// One transaction under READ COMMITTED: an insert that conflicts with another's uncommitted
     /// credit waits for its commit, and the holder is then read from a fresh snapshot.
-    public func claim(_ transactionIds: [String], for user: String, at now: Date) async throws(LedgerError) -> [CreditClaim] {
+    public func recordAndClaim(
+        _ seen: [LedgerTransaction], claiming transactionIds: [String], for user: String, at now: Date
+    ) async throws(LedgerError) -> ClaimAnswer {
         let creditedAt = LedgerDate.milliseconds(now)
         return try await inTransaction { connection in
+            try await Self.record(seen, at: now, on: connection)
+            // Every binding first, so that a mismatch credits nothing of the request (a token recorded
+            // by a racing request after this read is still refused by the insert's own condition).
+            for id in transactionIds {
+                guard let row = try await connection.rows(LedgerSQL.tokenOwner, [id]).first else { continue }
+                let (token, owner) = try row.decode((String?, String?).self)
+                if token != nil, !Ledger.isSameUser(owner, user) { return .appAccountTokenMismatch(transactionId: id) }
+            }
             var inserted: Set<String> = []
             for id in Self.inLockOrder(transactionIds, id: \.self) {
-                if try await connection.run(LedgerSQL.insertCredit, [user, creditedAt, id]).metadata.rows == 1 {
+                if try await connection.run(LedgerSQL.insertCredit, [user, creditedAt, id, user]).metadata.rows == 1 {
                     inserted.insert(id)
                 }
             }
             var claims: [CreditClaim] = []
             for id in transactionIds {
-                let holder = try await connection.rows(LedgerSQL.creditHolder, [id]).first?.decode(String.self)
-                claims.append(CreditClaim(transactionId: id, holder: holder, isNew: inserted.contains(id)))
+                let state = try await connection.rows(LedgerSQL.claimState, [id]).first?.decode((String?, Int64?).self)
+                claims.append(CreditClaim(transactionId: id, holder: state?.0 ?? nil, isNew: inserted.contains(id),
+                                          isRevoked: state?.1 != nil))
             }
-            return claims
+            return .claimed(claims)
         }
     }
 
@@ -91,15 +101,9 @@ public final class PostgresLedgerStore: LedgerStore {
             try await connection.run(LedgerSQL.insertUser, [user, appAccountToken])
             let tokenOfUser = try await connection.rows(LedgerSQL.tokenOfUser, [user]).first?.decode(String.self)
             let userOfToken = try await connection.rows(LedgerSQL.userOfToken, [appAccountToken]).first?.decode(String.self)
-            return tokenOfUser == appAccountToken && userOfToken == user
+            return tokenOfUser == appAccountToken && Ledger.isSameUser(userOfToken, user)
         }
         if !bound { throw .bindingConflict(user: user) }
-    }
-
-    public func user(boundTo appAccountToken: String) async throws(LedgerError) -> String? {
-        try await perform { connection in
-            try await connection.rows(LedgerSQL.userOfToken, [appAccountToken]).first?.decode(String.self)
-        }
     }
 
     public func uncredited(firstSeenBefore date: Date, limit: Int) async throws(LedgerError) -> [SeenTransaction] {
@@ -122,6 +126,13 @@ public final class PostgresLedgerStore: LedgerStore {
         }
     }
 
+    public func clearRevocation(transactionId: String) async throws(LedgerError) -> Bool {
+        try await inTransaction { connection in
+            try await connection.run(LedgerSQL.clearRevocation, [transactionId])
+            return try await !connection.rows(LedgerSQL.isSeen, [transactionId]).isEmpty
+        }
+    }
+
     public func revokedCredits(limit: Int) async throws(LedgerError) -> [Credit] {
         try await perform { connection in try await connection.rows(LedgerSQL.revokedCredits, [limit]).map(Self.credit) }
     }
@@ -135,6 +146,16 @@ public final class PostgresLedgerStore: LedgerStore {
     }
 
     // MARK: - Plumbing
+
+    /// Sightings in key order, as every write here takes its rows: overlapping requests wait for
+    /// each other instead of deadlocking.
+    private static func record(_ transactions: [LedgerTransaction], at now: Date, on connection: PostgresConnection) async throws {
+        for transaction in inLockOrder(transactions, id: \.transactionId) {
+            for statement in LedgerSQL.recordSeen(transaction, firstSeenAt: now) {
+                try await connection.run(statement.sql, statement.values.map(\.postgresValue))
+            }
+        }
+    }
 
     /// Rows are written in one order, by key, whatever the input's: two requests writing overlapping
     /// transactions then wait for each other instead of deadlocking (which PostgreSQL would break by

@@ -27,6 +27,10 @@ public final class SQLiteLedgerStore: LedgerStore {
         configuration.busyMode = .timeout(10)
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            // GRDB sets WAL's usual `synchronous = NORMAL`, under which a power cut may lose the last
+            // commits; an acknowledged credit must survive one, so every commit is synced (the pool
+            // has one writer connection, which keeps the setting).
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             try pool.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     try Self.applyMigrations(db)
@@ -43,32 +47,44 @@ public final class SQLiteLedgerStore: LedgerStore {
         do { try pool.close() } catch { throw Self.unavailable(error) }
     }
 
+    /// The writer's `PRAGMA synchronous` (2 is FULL), for the tests.
+    package func synchronousSetting() async throws(LedgerError) -> Int {
+        do {
+            return try await pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+        } catch {
+            throw Self.unavailable(error)
+        }
+    }
+
     /// The migration identifiers applied to this database, in the order applied.
     public func appliedMigrations() async throws(LedgerError) -> [String] {
         try await read { db in try String.fetchAll(db, sql: LedgerSQL.appliedMigrationsInOrder) }
     }
 
     public func recordSeen(_ transactions: [LedgerTransaction], at now: Date) async throws(LedgerError) {
-        try await writeImmediately { db in
-            for transaction in transactions {
-                for statement in LedgerSQL.recordSeen(transaction, firstSeenAt: now) {
-                    try db.execute(sql: statement.sql, arguments: StatementArguments(statement.values.map(\.databaseValue)))
-                }
-            }
-        }
+        try await writeImmediately { db in try Self.record(transactions, at: now, in: db) }
     }
 
-    public func claim(_ transactionIds: [String], for user: String, at now: Date) async throws(LedgerError) -> [CreditClaim] {
+    public func recordAndClaim(
+        _ seen: [LedgerTransaction], claiming transactionIds: [String], for user: String, at now: Date
+    ) async throws(LedgerError) -> ClaimAnswer {
         let creditedAt = LedgerDate.milliseconds(now)
         return try await writeImmediately { db in
-            try transactionIds.map { id in
-                try db.execute(sql: LedgerSQL.insertCredit, arguments: [user, creditedAt, id])
+            try Self.record(seen, at: now, in: db)
+            // Every binding first, so that a mismatch credits nothing of the request.
+            for id in transactionIds {
+                guard let row = try Row.fetchOne(db, sql: LedgerSQL.tokenOwner, arguments: [id]),
+                      let _ = row[0] as String? else { continue }
+                if !Ledger.isSameUser(row[1], user) { return .appAccountTokenMismatch(transactionId: id) }
+            }
+            return .claimed(try transactionIds.map { id in
+                try db.execute(sql: LedgerSQL.insertCredit, arguments: [user, creditedAt, id, user])
                 let isNew = db.changesCount == 1
                 // Whoever holds it now: this user if the insert happened, else the first credit's,
                 // else nobody (revoked before any credit).
-                let holder = try String.fetchOne(db, sql: LedgerSQL.creditHolder, arguments: [id])
-                return CreditClaim(transactionId: id, holder: holder, isNew: isNew)
-            }
+                let state = try Row.fetchOne(db, sql: LedgerSQL.claimState, arguments: [id])
+                return CreditClaim(transactionId: id, holder: state?[0], isNew: isNew, isRevoked: (state?[1] as Int64?) != nil)
+            })
         }
     }
 
@@ -77,13 +93,9 @@ public final class SQLiteLedgerStore: LedgerStore {
             try db.execute(sql: LedgerSQL.insertUser, arguments: [user, appAccountToken])
             let tokenOfUser = try String.fetchOne(db, sql: LedgerSQL.tokenOfUser, arguments: [user])
             let userOfToken = try String.fetchOne(db, sql: LedgerSQL.userOfToken, arguments: [appAccountToken])
-            return tokenOfUser == appAccountToken && userOfToken == user
+            return tokenOfUser == appAccountToken && Ledger.isSameUser(userOfToken, user)
         }
         if !bound { throw .bindingConflict(user: user) }
-    }
-
-    public func user(boundTo appAccountToken: String) async throws(LedgerError) -> String? {
-        try await read { db in try String.fetchOne(db, sql: LedgerSQL.userOfToken, arguments: [appAccountToken]) }
     }
 
     public func uncredited(firstSeenBefore date: Date, limit: Int) async throws(LedgerError) -> [SeenTransaction] {
@@ -108,11 +120,26 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
+    public func clearRevocation(transactionId: String) async throws(LedgerError) -> Bool {
+        try await writeImmediately { db in
+            try db.execute(sql: LedgerSQL.clearRevocation, arguments: [transactionId])
+            return try Bool.fetchOne(db, sql: LedgerSQL.isSeen, arguments: [transactionId]) ?? false
+        }
+    }
+
     public func revokedCredits(limit: Int) async throws(LedgerError) -> [Credit] {
         try await read { db in try Row.fetchAll(db, sql: LedgerSQL.revokedCredits, arguments: [limit]).map(Self.credit) }
     }
 
     // MARK: - Plumbing
+
+    private static func record(_ transactions: [LedgerTransaction], at now: Date, in db: Database) throws {
+        for transaction in transactions {
+            for statement in LedgerSQL.recordSeen(transaction, firstSeenAt: now) {
+                try db.execute(sql: statement.sql, arguments: StatementArguments(statement.values.map(\.databaseValue)))
+            }
+        }
+    }
 
     private static func credit(_ row: Row) -> Credit {
         let columns: LedgerRows.Credited = (row[0], row[1], row[2], row[3], row[4], row[5])

@@ -103,7 +103,13 @@ struct ReceiptServerCommand: AsyncParsableCommand {
             guard let ledgerToken else {
                 throw ValidationError("--ledger needs --ledger-token or RECEIPT_SERVER_LEDGER_TOKEN.")
             }
-            return (location, try LedgerToken(ledgerToken))
+            let token = try LedgerToken(ledgerToken)
+            // Sandbox purchases cost nothing: a ledger that took them with production ones would
+            // credit free goods to anyone with a developer account.
+            guard environment != nil else {
+                throw ValidationError("--ledger needs --environment production or sandbox: the ledger credits the environment it serves, and sandbox purchases are free.")
+            }
+            return (location, token)
         } catch let error as LedgerOptionError {
             throw ValidationError("\(error.description).")
         }
@@ -115,7 +121,7 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         do throws(LedgerError) {
             return ServerLedger(ledger: Ledger(store: try await options.location.openStore()), token: options.token)
         } catch {
-            throw LedgerStartupError(description: "cannot open the ledger \(ledger ?? ""): \(error.description)")
+            throw LedgerStartupError(description: "cannot open the ledger \(options.location.displayName): \(error.description)")
         }
     }
 

@@ -72,4 +72,45 @@ struct AppAccountTokenTests {
             }
         }
     }
+
+    /// A receipt carries no appAccountToken: once a JWS of the transaction has told the ledger its
+    /// token, a receipt holding the same transaction cannot credit another user (the app logged
+    /// out A and logged in B, then sent the receipt). Whichever input came first.
+    @Test(arguments: StoreKind.allCases) func aReceiptCannotCreditATransactionWhoseJWSCarriedAnotherUsersToken(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
+            try await ledger.bind(user: "alice", appAccountToken: token)
+            // JWS first: seen with its token, then claimed by bob with the receipt.
+            try await ledger.record(seen: [signedTransaction("2000", appAccountToken: token)])
+            await #expect(throws: LedgerError.appAccountTokenMismatch(transactionId: "2000")) {
+                try await ledger.credit(user: "bob", transactions: [receiptTransaction("2000")])
+            }
+            // Receipt first: seen without a token; the JWS seen later adds it.
+            try await ledger.record(seen: [receiptTransaction("2001")])
+            try await ledger.record(seen: [signedTransaction("2001", appAccountToken: token)])
+            await #expect(throws: LedgerError.appAccountTokenMismatch(transactionId: "2001")) {
+                try await ledger.credit(user: "bob", transactions: [receiptTransaction("2001"), receiptTransaction("2002")])
+            }
+            // Nothing of bob's request was credited, not even 2002, which carries no token.
+            #expect(try await ledger.credits(of: "bob").isEmpty)
+            #expect(try await ledger.credit(user: "alice", transactions: [receiptTransaction("2000"), receiptTransaction("2001")])
+                == CreditOutcome(credited: ["2000", "2001"]))
+        }
+    }
+
+    /// User ids are bytes to the database: "é" as one scalar and as e + U+0301 are two users, even
+    /// though Swift's `==` calls them equal.
+    @Test(arguments: StoreKind.allCases) func canonicallyEquivalentUserIdsAreDifferentUsers(_ store: StoreKind) async throws {
+        let composed = "ren\u{E9}", decomposed = "rene\u{301}"
+        try await withLedger(store) { ledger, _ in
+            try await ledger.bind(user: composed, appAccountToken: token)
+            await #expect(throws: LedgerError.appAccountTokenMismatch(transactionId: "2000")) {
+                try await ledger.credit(user: decomposed, transactions: [signedTransaction("2000", appAccountToken: token)])
+            }
+            #expect(try await ledger.credit(user: composed, transactions: [receiptTransaction("3000")]) == CreditOutcome(credited: ["3000"]))
+            #expect(try await ledger.credit(user: decomposed, transactions: [receiptTransaction("3000")]) == CreditOutcome(conflicts: ["3000"]))
+            await #expect(throws: LedgerError.bindingConflict(user: decomposed)) {
+                try await ledger.bind(user: decomposed, appAccountToken: token)
+            }
+        }
+    }
 }

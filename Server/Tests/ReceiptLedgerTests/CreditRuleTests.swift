@@ -133,4 +133,24 @@ struct CreditRuleTests {
             #expect(try await ledger.revokedCredits().map(\.transactionId) == ["1000"])
         }
     }
+
+    /// REFUND_REVERSED: the credit leaves the claw-back list; a transaction refunded before any
+    /// credit can be credited once the refund is reversed.
+    @Test(arguments: StoreKind.allCases) func aReversedRefundClearsTheRevocation(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
+            _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000")])
+            #expect(try await ledger.markRevoked(transactionId: "1000", at: Date(timeIntervalSince1970: 1_700_200_000), reason: "REFUND"))
+            #expect(try await ledger.revokedCredits().map(\.transactionId) == ["1000"])
+            #expect(try await ledger.clearRevocation(transactionId: "1000"))
+            #expect(try await ledger.revokedCredits().isEmpty)
+            #expect(try await ledger.credits(of: "alice").map(\.revokedAt) == [nil])
+
+            try await ledger.record(seen: [receiptTransaction("1001")])
+            #expect(try await ledger.markRevoked(transactionId: "1001", at: Date(timeIntervalSince1970: 1_700_200_000), reason: "REFUND"))
+            #expect(try await ledger.credit(user: "bob", transactions: [receiptTransaction("1001")]) == CreditOutcome(revoked: ["1001"]))
+            #expect(try await ledger.clearRevocation(transactionId: "1001"))
+            #expect(try await ledger.credit(user: "bob", transactions: [receiptTransaction("1001")]) == CreditOutcome(credited: ["1001"]))
+            #expect(try await ledger.clearRevocation(transactionId: "9999") == false)
+        }
+    }
 }

@@ -43,7 +43,17 @@ struct SQLiteLedgerStoreTests {
             #expect(try await reopened.uncredited(olderThan: -1).map(\.transaction.transactionId) == ["1001"])
             #expect(try await reopened.credit(user: "bob", transactions: [receiptTransaction("1000")])
                 == CreditOutcome(conflicts: ["1000"]))
-            #expect(try await reopened.store.user(boundTo: token.uuidString.lowercased()) == "alice")
+            // The binding survived: binding it again to alice is fine, to bob a conflict.
+            try await reopened.bind(user: "alice", appAccountToken: token)
+            await #expect(throws: LedgerError.bindingConflict(user: "bob")) { try await reopened.bind(user: "bob", appAccountToken: token) }
+        }
+    }
+
+    /// WAL's usual NORMAL may lose the last commits in a power cut: an acknowledged credit must not.
+    @Test func everyCommitIsSyncedToDisk() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = try SQLiteLedgerStore(path: directory.appendingPathComponent("ledger.sqlite").path)
+            #expect(try await store.synchronousSetting() == 2)
         }
     }
 

@@ -21,7 +21,7 @@ struct LedgerOptionTests {
     }
 
     @Test func soundOptionsParse() throws {
-        let sqlite = try ReceiptServerCommand.parse(["--ledger", "sqlite:/tmp/ledger.sqlite", "--ledger-token", Self.token])
+        let sqlite = try ReceiptServerCommand.parse(["--ledger", "sqlite:/tmp/ledger.sqlite", "--ledger-token", Self.token, "--environment", "sandbox"])
         let options = try #require(try sqlite.ledgerOptions())
         #expect(options.location == .sqlite(path: "/tmp/ledger.sqlite"))
         #expect(options.token.admits(authorization: "Bearer \(Self.token)"))
@@ -36,6 +36,7 @@ struct LedgerOptionTests {
     @Test func unsoundOptionsAreUsageErrors() {
         let cases: [([String], String)] = [
             (["--ledger", "sqlite:/tmp/ledger.sqlite"], "--ledger needs --ledger-token"),
+            (["--ledger", "sqlite:/tmp/ledger.sqlite", "--ledger-token", Self.token], "--ledger needs --environment production or sandbox"),
             (["--ledger", "sqlite:/tmp/ledger.sqlite", "--ledger-token", "short-token"], "at least 16 characters"),
             (["--ledger", "sqlite:/tmp/ledger.sqlite", "--ledger-token", "sixteen chars ok!"], "whitespace or control"),
             (["--ledger", "sqlite:/tmp/ledger.sqlite", "--ledger-token", "sixteen-chars-ok\u{7}"], "whitespace or control"),
@@ -60,29 +61,32 @@ struct LedgerOptionTests {
     @Test func theTokenMayComeFromTheEnvironment() throws {
         setenv("RECEIPT_SERVER_LEDGER_TOKEN", Self.token, 1)
         defer { unsetenv("RECEIPT_SERVER_LEDGER_TOKEN") }
-        let command = try ReceiptServerCommand.parse(["--ledger", "sqlite:/tmp/ledger.sqlite"])
+        let command = try ReceiptServerCommand.parse(["--ledger", "sqlite:/tmp/ledger.sqlite", "--environment", "production"])
         #expect(try command.ledgerOptions()?.token.admits(authorization: "Bearer \(Self.token)") == true)
         setenv("RECEIPT_SERVER_LEDGER_TOKEN", "short", 1)
-        #expect(Self.refusal(["--ledger", "sqlite:/tmp/ledger.sqlite"])?.0 == 64)
+        #expect(Self.refusal(["--ledger", "sqlite:/tmp/ledger.sqlite", "--environment", "production"])?.0 == 64)
     }
 
     @Test func aStoreThatCannotBeOpenedStopsTheStart() async throws {
         let missing = "sqlite:/nonexistent-\(UUID().uuidString)/ledger.sqlite"
-        let command = try ReceiptServerCommand.parse(["--ledger", missing, "--ledger-token", Self.token])
+        let command = try ReceiptServerCommand.parse(["--ledger", missing, "--ledger-token", Self.token, "--environment", "sandbox"])
         await #expect { _ = try await command.openLedger() } throws: { error in
             "\(error)".hasPrefix("cannot open the ledger \(missing): the ledger's database is unavailable")
         }
-        // Nothing listens on port 1: the PostgreSQL store is opened, and refused at once.
-        let postgres = try ReceiptServerCommand.parse(["--ledger", "postgres://u@127.0.0.1:1/ledger", "--ledger-token", Self.token])
+        // Nothing listens on port 1: the PostgreSQL store is opened, and refused at once; the
+        // message names the URL without its password.
+        let postgres = try ReceiptServerCommand.parse(["--ledger", "postgres://u:hunter2@127.0.0.1:1/ledger", "--ledger-token", Self.token,
+                                                       "--environment", "production"])
         await #expect { _ = try await postgres.openLedger() } throws: { error in
-            "\(error)".hasPrefix("cannot open the ledger postgres://u@127.0.0.1:1/ledger: the ledger's database is unavailable: "
-                + "PostgreSQL (u@127.0.0.1:1/ledger): cannot connect")
+            "\(error)".hasPrefix("cannot open the ledger postgres://u:***@127.0.0.1:1/ledger: the ledger's database is unavailable: "
+                + "PostgreSQL (u@127.0.0.1:1/ledger): cannot connect") && !"\(error)".contains("hunter2")
         }
         // A sound path opens and migrates.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-option-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let sound = try ReceiptServerCommand.parse(["--ledger", "sqlite:\(directory.path)/ledger.sqlite", "--ledger-token", Self.token])
+        let sound = try ReceiptServerCommand.parse(["--ledger", "sqlite:\(directory.path)/ledger.sqlite", "--ledger-token", Self.token,
+                                                    "--environment", "sandbox"])
         let ledger = try #require(try await sound.openLedger())
         #expect(try await ledger.ledger.uncredited(olderThan: 0).isEmpty)
     }

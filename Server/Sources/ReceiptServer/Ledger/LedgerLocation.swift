@@ -31,6 +31,14 @@ public enum LedgerLocation: Sendable, Hashable {
         throw LedgerOptionError("--ledger is sqlite:PATH or postgres://USER@HOST:PORT/DB")
     }
 
+    /// The location for messages: a PostgreSQL URL without its password.
+    public var displayName: String {
+        switch self {
+        case .sqlite(let path): "sqlite:\(path)"
+        case .postgres(let url): PostgresLedgerStore.redacted(url: url)
+        }
+    }
+
     /// Opens (and migrates) the store: the one place that chooses an implementation.
     public func openStore() async throws(LedgerError) -> any LedgerStore {
         switch self {
