@@ -88,7 +88,7 @@ struct SignedDataPageAndLogTests {
     /// for receipts; Apple retries a notification answered so.
     @Test func aBusyServerAnswers503() async throws {
         let started = VerificationGateTests.Arrivals()
-        let configuration = try Fixtures.configuration(VerificationGateTests.oneSlot(heldFor: 1.5, timeout: 0.2, recordingIn: started))
+        let configuration = try Fixtures.configuration(VerificationGateTests.oneSlot(heldFor: 4, timeout: 0.2, recordingIn: started))
         let notification = ByteBuffer(bytes: try Fixtures.file("body-signed-payload.json"))
         try await buildApplication(configuration, logger: ServerTests.logger).test(.live) { client in
             let port = client.port

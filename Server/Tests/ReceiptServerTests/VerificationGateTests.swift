@@ -94,7 +94,8 @@ struct VerificationGateTests {
             var health = TestClient.Response(head: HTTPResponse(status: .init(code: 418)))
             let healthTime = try await ContinuousClock().measure { health = try await Self.send(client.port, "/health", method: .get) }
             #expect(health.head.status == .ok)
-            #expect(healthTime < .milliseconds(500), "health took \(healthTime)")
+            // Waiting for a verification would take the spinners' 4 s; a loaded machine takes up to ~0.7 s.
+            #expect(healthTime < .milliseconds(1_500), "health took \(healthTime)")
             #expect(try await first.body.map { String(buffer: $0) } == "{\"status\":21002}")
             #expect(try await second.head.status == .unprocessableContent)
         }
