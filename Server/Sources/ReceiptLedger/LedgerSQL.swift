@@ -104,7 +104,8 @@ extension LedgerSQL {
 
 extension LedgerSQL {
     /// What recording one sighting writes, the same on every database: the transaction (its first
-    /// sighting kept), and its revocation when the input carries one (the first revocation kept).
+    /// sighting kept, but for an appAccountToken it lacked, which a later JWS of it supplies), and its
+    /// revocation when the input carries one (the first revocation kept).
     static func recordSeen(_ transaction: LedgerTransaction, firstSeenAt: Date) -> [LedgerStatement] {
         var statements = [LedgerStatement(sql: insertSeen, values: [
             .text(transaction.transactionId), .text(transaction.originalTransactionId), .text(transaction.productId),
