@@ -30,16 +30,54 @@ struct DocumentationTests {
         #expect(missing.isEmpty, "public types missing from ReceiptParser.docc/ReceiptParser.md: \(missing)")
     }
 
+    /// Every page of the manual, by its path in the repository: each is reachable from the README
+    /// and names only files that exist.
+    static let pages = ["README.md", "BENCHMARKS.md", "TestReceipts/README.md", "Server/README.md",
+                        "docs/library.md", "docs/receipt-dump.md", "docs/fuzzing.md", "docs/architecture.md",
+                        "Sources/ReceiptParser/ReceiptParser.docc/ReceiptParser.md",
+                        "Sources/ReceiptParser/ReceiptParser.docc/VerifyingReceiptsOnAServer.md"]
+
+    static var repository: URL { sources.deletingLastPathComponent().deletingLastPathComponent() }
+
+    /// The README is the front door, not the manual: short, and every page of the manual is one
+    /// link away from it (the DocC catalogue is named by its folder).
+    @Test func readmeIsAFrontDoorToEveryPage() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let lineCount = readme.split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect(lineCount <= 200, "README.md has \(lineCount) lines; the manual belongs in docs/ and Server/README.md")
+        for page in Self.pages where page != "README.md" {
+            let named = page.hasPrefix("Sources/") ? "Sources/ReceiptParser/ReceiptParser.docc" : page
+            #expect(readme.contains(named), "README.md does not lead to \(page)")
+        }
+        let pagesOnDisk = try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.map { "docs/\($0)" }
+        #expect(Set(pagesOnDisk).isSubset(of: Set(Self.pages)), "a page in docs/ is not in DocumentationTests.pages")
+    }
+
+    /// Relative links between the pages (`[text](path#anchor)`) lead to files that exist.
+    @Test func linksBetweenPagesResolve() throws {
+        let link = try Regex(#"\]\(([^)#:\s]+)(?:#[^)]*)?\)"#)
+        var checked = 0
+        for page in Self.pages {
+            let url = Self.repository.appendingPathComponent(page)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            for match in text.matches(of: link) {
+                let target = url.deletingLastPathComponent().appendingPathComponent(String(match.output[1].substring!))
+                checked += 1
+                #expect(FileManager.default.fileExists(atPath: target.standardizedFileURL.path), "\(page) links to \(match.output[1].substring!), which does not exist")
+            }
+        }
+        #expect(checked > 15)
+    }
+
     /// Files made by running things (builds, generated benchmark receipts, the fuzzers' working
     /// corpus), which documentation may name but the repository does not hold.
     static let madeByRunning = [".build/", "Benchmarks/.receipts", "Fuzz/corpus", "Fuzz/artifacts"]
 
     @Test func documentationNamesOnlyFilesThatExist() throws {
-        let repository = Self.sources.deletingLastPathComponent().deletingLastPathComponent()
-        let documents = ["README.md", "BENCHMARKS.md", "TestReceipts/README.md",
-                         "Sources/ReceiptParser/ReceiptParser.docc/ReceiptParser.md",
-                         "Sources/ReceiptParser/ReceiptParser.docc/VerifyingReceiptsOnAServer.md"]
-        let path = try Regex(#"(?:^|[\s`(])((?:Sources|Server|Fuzz|Benchmarks|TestReceipts|Tests|scripts|\.ci)/[A-Za-z0-9_./+-]*[A-Za-z0-9_/-])"#)
+        let repository = Self.repository
+        let documents = Self.pages
+        let path = try Regex(#"(?:^|[\s`(])((?:Sources|Server|Fuzz|Benchmarks|TestReceipts|Tests|scripts|docs|\.ci)/[A-Za-z0-9_./+-]*[A-Za-z0-9_/-])"#)
         var checked = 0
         for document in documents {
             let text = try String(contentsOf: repository.appendingPathComponent(document), encoding: .utf8)
