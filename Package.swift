@@ -13,6 +13,9 @@ let package = Package(
         // The trust options receipt-dump and receipt-server share (--root, --storekit-testing,
         // --require-sha256, --at), a product so the server package can use them; not a supported API.
         .library(name: "ReceiptCommandLine", targets: ["ReceiptCommandLine"]),
+        // What each fuzz target does with one input, a product so the fuzz package's libFuzzer
+        // executables call it; the unit tests replay Fuzz/regressions through the same code.
+        .library(name: "FuzzHarness", targets: ["FuzzHarness"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -46,13 +49,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The library's suites; ReceiptReports only for the fuzz harness's render target.
-        .testTarget(name: "ReceiptParserTests", dependencies: ["ReceiptParser", "ReceiptReports"]),
-        // receipt-dump's suites: the built tool run as a child process, and its reports. Support.swift,
-        // TestReceipt.swift, Expected.swift and FixtureManifest.swift are symlinks to ReceiptParserTests' files.
+        .target(name: "FuzzHarness", dependencies: ["ReceiptParser", "ReceiptReports"]),
+        // What both test targets share: where the test data is, the fixture manifest's reader,
+        // receipts built inside a test, and the expectations both suites hold the same rules to.
+        .target(name: "ReceiptTestSupport", dependencies: ["ReceiptParser"], path: "Tests/ReceiptTestSupport"),
+        // The library's suites.
+        .testTarget(name: "ReceiptParserTests", dependencies: ["ReceiptParser", "ReceiptReports", "FuzzHarness", "ReceiptTestSupport"]),
+        // receipt-dump's suites: the built tool run as a child process, and its reports.
         .testTarget(
             name: "ReceiptDumpTests",
-            dependencies: ["ReceiptParser", "ReceiptReports"],
+            dependencies: ["ReceiptParser", "ReceiptReports", "FuzzHarness", "ReceiptTestSupport"],
             exclude: ["Golden"]
         ),
     ]

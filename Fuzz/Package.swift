@@ -9,16 +9,14 @@ let package = Package(
         .package(name: "ReceiptParser", path: ".."),
     ],
     targets: [
-        // What each target does with one input. The unit tests compile the same file
-        // (Tests/ReceiptParserTests/FuzzHarness.swift is a symlink to it) to replay
-        // Fuzz/regressions through exactly these code paths.
-        .target(name: "FuzzHarness", dependencies: [
-            .product(name: "ReceiptParser", package: "ReceiptParser"),
-            .product(name: "ReceiptReports", package: "ReceiptParser"),
-        ]),
         // libFuzzer's driver and the code every target shares.
         .target(name: "CFuzzDriver"),
-        .target(name: "FuzzEntry", dependencies: ["CFuzzDriver", "FuzzHarness"]),
+        // What each target does with one input is the main package's FuzzHarness, which the unit
+        // tests use to replay Fuzz/regressions through exactly these code paths.
+        .target(name: "FuzzEntry", dependencies: [
+            "CFuzzDriver",
+            .product(name: "FuzzHarness", package: "ReceiptParser"),
+        ]),
         .executableTarget(name: "fuzz-pipeline", dependencies: ["FuzzEntry"]),
         .executableTarget(name: "fuzz-payload", dependencies: ["FuzzEntry"]),
         .executableTarget(name: "fuzz-input", dependencies: ["FuzzEntry"]),

@@ -140,7 +140,7 @@ Nothing here is derived from real receipts or Apple certificates.
 
 Each fixture's expected outcome is declared once, beside the code that makes
 it, and written to `fixtures.json`; the Swift tests read that file
-(`Tests/ReceiptParserTests/FixtureManifest.swift`) and the tables below are
+(`Tests/ReceiptTestSupport/FixtureManifest.swift`) and the tables below are
 written from it. An outcome is a **verdict** under each named trust
 configuration: `verified`, or the `ReceiptError` code a verifier must throw.
 The first verdict is the headline and is under App Store rules with

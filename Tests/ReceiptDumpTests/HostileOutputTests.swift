@@ -4,6 +4,7 @@ import Testing
 import ReceiptReports
 #if canImport(Glibc)
 import Glibc
+import ReceiptTestSupport
 #endif
 
 /// Forged receipts whose strings and shapes are chosen by an attacker, through every format of

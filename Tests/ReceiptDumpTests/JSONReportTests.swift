@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import ReceiptParser
 import ReceiptReports
+import FuzzHarness
+import ReceiptTestSupport
 
 /// `--format json` is written by JSONWriter, straight into one buffer, from the members each
 /// model lists. The text must stay the one JSONEncoder gives for the `Codable` result, byte for

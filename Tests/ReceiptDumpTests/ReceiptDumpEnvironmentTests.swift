@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// receipt-dump places a genuine receipt's environment by the library's one rule
 /// (`VerifyReceiptResponse.environmentCheck`, whose answers ReceiptParserTests' EnvironmentTests

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ReceiptParser
+import ReceiptTestSupport
 
 /// receipt-dump's checks, filters and reconciliation match identifiers byte for byte, as the
 /// library's queries do (ReceiptParserTests' ExactIdentifierTests): each pair below is equal as

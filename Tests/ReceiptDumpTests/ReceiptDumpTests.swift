@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ReceiptTestSupport
 
 /// receipt-dump as support staff run it: the built binary, its output and exit status.
 struct ReceiptDumpTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// receipt-dump over StoreKit 2 signed data: real Apple tokens from ../shared/corpus/jws (skipped,
 /// visibly, without it), their exit statuses, checks, formats, and inputs mixing receipts and tokens.

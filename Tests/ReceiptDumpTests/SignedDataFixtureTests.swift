@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// Every case of TestReceipts/jws/tokens.json (the JWS test PKI's valid and hostile tokens and
 /// bodies, made and independently checked by TestReceipts/generate.py) through receipt-dump, as

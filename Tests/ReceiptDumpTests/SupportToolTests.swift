@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ReceiptTestSupport
 
 /// receipt-dump's support-staff features: input forms, formats, filters, checks, reconciliation
 /// and batches, on generated and real receipts.

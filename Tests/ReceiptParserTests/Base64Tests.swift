@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// The strict base64 rules (standard alphabet, whitespace skipped anywhere, at most two `=` and
 /// only at the end), at every position of the input: the decoder reads whole groups of four

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// The chain-verification cache never changes a verdict: every real, generated and hostile
 /// receipt gives the same report or the same error code with a fresh verifier, a warm one, a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// One verifier shared by many OS threads at once: the same verdicts as one thread, and (under
 /// `scripts/sanitizers`, which runs this with ThreadSanitizer) no data race in the verifier or

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// The 43 real receipts of ../shared/corpus against their independent decode (asn1crypto) and
 /// OpenSSL's verdicts. Skipped, visibly, when ../shared is not beside the repository.

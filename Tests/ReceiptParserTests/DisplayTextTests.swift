@@ -1,5 +1,6 @@
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// The one function that turns input text into text shown to people.
 struct DisplayTextTests {

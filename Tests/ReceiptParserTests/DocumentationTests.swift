@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ReceiptTestSupport
 
 /// The reference documentation stays complete: every public type of the library is listed in
 /// the DocC catalogue's topics, so none is left for readers to stumble on.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// One rule places a genuine receipt's environment: the `environment` field and the 0 / 21003 /
 /// 21007 / 21008 status come from `VerifyReceiptResponse.environmentCheck`, in the library, in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// Identifiers match byte for byte everywhere: in the library's queries here, and in receipt-dump's
 /// checks, filters and reconciliation (ReceiptDumpTests' ReceiptDumpExactIdentifierTests). Each

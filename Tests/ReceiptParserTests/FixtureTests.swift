@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// The generated receipts of TestReceipts/ (a test PKI shaped like Apple's): every fixture's
 /// verdicts as TestReceipts/fixtures.json records them, and the sample's decoded values.

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
 import ReceiptParser
+import FuzzHarness
+import ReceiptTestSupport
 
 /// Replays Fuzz/regressions: every input that ever crashed a fuzz target, and hostile inputs
-/// built by hand, each through the same code as its target (FuzzHarness.swift is the file the
-/// fuzz targets are built from) and each with the outcome recorded in Fuzz/regressions/MANIFEST.
+/// built by hand, each through the same code as its target (the FuzzHarness target, which
+/// the fuzz targets call) and each with the outcome recorded in Fuzz/regressions/MANIFEST.
 struct FuzzRegressionTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let target: FuzzTarget

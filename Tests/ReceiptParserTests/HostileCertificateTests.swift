@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// The hostile certificates of TestReceipts/hostile/ (certificate bombs, forged intermediates,
 /// keys outside the key policy, algorithm labels that do not fit the key) beyond their verdicts,

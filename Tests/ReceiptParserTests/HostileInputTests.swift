@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// Truncated, oversized, deeply nested and otherwise hostile bytes: each gets its error code,
 /// never a crash, a hang or an allocation driven by a declared length.

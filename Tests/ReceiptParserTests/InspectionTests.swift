@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// One pass of the pipeline keeps every outcome: what receipt-dump, the server's page and
 /// `/v1/receipts` build on.

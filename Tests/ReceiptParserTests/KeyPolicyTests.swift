@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// The trust units: key facts as OpenSSL reports them, the key policy, the scheme a label
 /// names, and the signature budget.

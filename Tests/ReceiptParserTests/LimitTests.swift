@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// Each documented limit: accepted at the limit, rejected just past it.
 struct LimitTests {

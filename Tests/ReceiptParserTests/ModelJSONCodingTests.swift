@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// The models' JSON as the tools write it reads back into the same models.
 struct ModelJSONCodingTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// The library's queries on the generated sample and on real receipts.
 struct QueryTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 struct RFC3339Tests {
     @Test(arguments: [

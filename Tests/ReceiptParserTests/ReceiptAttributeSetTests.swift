@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// The raw attributes are kept as the SET's bytes and read on demand: these tests check that
 /// what comes back is exactly what was encoded, whatever the shape of the encoding.

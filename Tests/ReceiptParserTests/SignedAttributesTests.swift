@@ -1,5 +1,6 @@
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// Signed attributes are checked in the order they come, as RFC 5652 §5.4 reads them: the
 /// first wrong one decides the code, so a wrong digest stays a verification failure (21003)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// The chain cache on StoreKit 2 tokens, shared in design with the receipts' (``ChainCache``):
 /// keyed on every `x5c` certificate byte for byte (leaf, intermediate and the root, which must be

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// The real Apple-signed StoreKit 2 tokens of ../shared/corpus/jws against their independent
 /// ground truth (Python `cryptography`, `openssl verify -x509_strict`, Apple's own library).

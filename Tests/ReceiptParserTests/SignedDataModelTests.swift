@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// The typed payload models (Model/StoreKit) against the real tokens' independently decoded
 /// payloads, and the rules of reading: wrong types refused naming the field, unknown values

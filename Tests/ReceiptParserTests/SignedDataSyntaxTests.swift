@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// The syntax of a compact JWS, refused before any signature math: each class of malformed
 /// token with its code. Signed hostile tokens (chain, signature, kind) are TestReceipts/jws.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// The typed entry points (`verifyTransaction` and the others) and the typed payload an
 /// inspection keeps and writes, over the JWS test PKI's tokens in TestReceipts/jws.

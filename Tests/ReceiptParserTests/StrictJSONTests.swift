@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ReceiptParser
+import ReceiptTestSupport
 
 /// The strict JSON reader: RFC 8259 and nothing more, no duplicate keys, bounded depth.
 struct StrictJSONTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ReceiptParser
+import ReceiptTestSupport
 
 /// Request bodies, `{"receipt-data": ...}`, read once and the same way by every entry point.
 struct VerifyReceiptRequestTests {

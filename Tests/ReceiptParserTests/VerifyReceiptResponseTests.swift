@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptParser
+import ReceiptTestSupport
 
 /// Apple-compatible JSON, checked against Apple's own verifyReceipt answer.
 struct VerifyReceiptResponseTests {

@@ -1,45 +1,45 @@
 import Foundation
 import Testing
-@testable import ReceiptParser
+import ReceiptParser
 
 /// Where the tests find their data.
-enum Paths {
-    static let repository = URL(fileURLWithPath: #filePath)
+package enum Paths {
+    package static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let fixtures = repository.appendingPathComponent("TestReceipts")
+    package static let fixtures = repository.appendingPathComponent("TestReceipts")
     /// The real receipts: `$RECEIPT_PARSER_CORPUS`, else `../shared/corpus` beside the
     /// repository. CI has them; a fresh clone does not, and tests that need them are skipped.
-    static let corpus = ProcessInfo.processInfo.environment["RECEIPT_PARSER_CORPUS"].map { URL(fileURLWithPath: $0) }
+    package static let corpus = ProcessInfo.processInfo.environment["RECEIPT_PARSER_CORPUS"].map { URL(fileURLWithPath: $0) }
         ?? repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-    static let corpusAvailable = FileManager.default.fileExists(atPath: corpus.appendingPathComponent("real").path)
+    package static let corpusAvailable = FileManager.default.fileExists(atPath: corpus.appendingPathComponent("real").path)
     /// The reason shown for a test skipped without the corpus.
-    static let corpusMissing: Comment = "needs the real receipts in ../shared/corpus or $RECEIPT_PARSER_CORPUS"
+    package static let corpusMissing: Comment = "needs the real receipts in ../shared/corpus or $RECEIPT_PARSER_CORPUS"
 }
 
-func fixture(_ name: String) throws -> [UInt8] {
+package func fixture(_ name: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("receipts/\(name)")))
 }
 
 /// The sample receipt as one line of base64.
-func sampleBase64() throws -> String {
+package func sampleBase64() throws -> String {
     String(decoding: try fixture("sample.b64"), as: UTF8.self).filter { !$0.isWhitespace }
 }
 
-func hostileFixture(_ name: String) throws -> [UInt8] {
+package func hostileFixture(_ name: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("hostile/\(name)")))
 }
 
-func pki(_ name: String) throws -> [UInt8] {
+package func pki(_ name: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("pki/\(name)")))
 }
 
 /// The verifier for the test PKI: App Store rules anchored at the test root.
-func testRootVerifier(_ policy: VerificationPolicy = VerificationPolicy()) throws -> ReceiptVerifier {
+package func testRootVerifier(_ policy: VerificationPolicy = VerificationPolicy()) throws -> ReceiptVerifier {
     ReceiptVerifier(anchor: try .appStore(rootCertificate: pki("test-root.der")), policy: policy)
 }
 
 /// The ReceiptError code an expression throws, or nil if it does not throw.
-func errorCode<T>(_ body: () throws -> T) -> ReceiptError.Code? {
+package func errorCode<T>(_ body: () throws -> T) -> ReceiptError.Code? {
     do {
         _ = try body()
         return nil
@@ -52,8 +52,8 @@ func errorCode<T>(_ body: () throws -> T) -> ReceiptError.Code? {
 }
 
 /// A minimal DER writer for building hostile inputs in tests.
-enum DER {
-    static func length(_ count: Int) -> [UInt8] {
+package enum DER {
+    package static func length(_ count: Int) -> [UInt8] {
         if count < 0x80 { return [UInt8(count)] }
         var bytes: [UInt8] = []
         var value = count
@@ -63,26 +63,26 @@ enum DER {
         }
         return [0x80 | UInt8(bytes.count)] + bytes
     }
-    static func element(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] { [tag] + length(content.count) + content }
-    static func sequence(_ parts: [UInt8]...) -> [UInt8] { element(0x30, parts.flatMap { $0 }) }
-    static func set(_ parts: [[UInt8]]) -> [UInt8] { element(0x31, parts.flatMap { $0 }) }
-    static func integer(_ value: Int64) -> [UInt8] {
+    package static func element(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] { [tag] + length(content.count) + content }
+    package static func sequence(_ parts: [UInt8]...) -> [UInt8] { element(0x30, parts.flatMap { $0 }) }
+    package static func set(_ parts: [[UInt8]]) -> [UInt8] { element(0x31, parts.flatMap { $0 }) }
+    package static func integer(_ value: Int64) -> [UInt8] {
         var bytes = withUnsafeBytes(of: value.bigEndian, Array.init)
         while bytes.count > 1, (bytes[0] == 0 && bytes[1] & 0x80 == 0) || (bytes[0] == 0xFF && bytes[1] & 0x80 != 0) {
             bytes.removeFirst()
         }
         return element(0x02, bytes)
     }
-    static func octets(_ content: [UInt8]) -> [UInt8] { element(0x04, content) }
-    static func utf8(_ text: String) -> [UInt8] { element(0x0C, Array(text.utf8)) }
-    static func ia5(_ text: String) -> [UInt8] { element(0x16, Array(text.utf8)) }
-    static func attribute(_ type: Int64, _ value: [UInt8], version: Int64 = 1) -> [UInt8] {
+    package static func octets(_ content: [UInt8]) -> [UInt8] { element(0x04, content) }
+    package static func utf8(_ text: String) -> [UInt8] { element(0x0C, Array(text.utf8)) }
+    package static func ia5(_ text: String) -> [UInt8] { element(0x16, Array(text.utf8)) }
+    package static func attribute(_ type: Int64, _ value: [UInt8], version: Int64 = 1) -> [UInt8] {
         sequence(integer(type), integer(version), octets(value))
     }
-    static func oid(_ content: [UInt8]) -> [UInt8] { element(0x06, content) }
+    package static func oid(_ content: [UInt8]) -> [UInt8] { element(0x06, content) }
 
     /// A SignedData receipt around `payload` with the given certificates and one SignerInfo.
-    static func receipt(payload: [UInt8], certificates: [[UInt8]], issuer: [UInt8], serial: [UInt8],
+    package static func receipt(payload: [UInt8], certificates: [[UInt8]], issuer: [UInt8], serial: [UInt8],
                         signature: [UInt8], digest: [UInt8] = OID.sha256,
                         signatureAlgorithm: [UInt8] = OID.rsaEncryption) -> [UInt8] {
         let algorithm = sequence(oid(digest), [0x05, 0x00])

@@ -1,30 +1,30 @@
 import Foundation
 import Testing
-@testable import ReceiptParser
+import ReceiptParser
 
 /// TestReceipts/fixtures.json: every generated fixture's expected outcome, declared once beside
 /// the code that makes the fixture (TestReceipts/generator) and written by the generator, which
 /// also writes TestReceipts/README.md's tables from it. Tests read outcomes here instead of
 /// repeating them.
-struct FixtureManifest: Decodable, Sendable {
+package struct FixtureManifest: Decodable, Sendable {
     /// A trust configuration the verdicts are given under.
-    struct Trust: Decodable, Sendable {
+    package struct Trust: Decodable, Sendable {
         /// How the README names it.
-        let label: String
+        package let label: String
         /// App Store rules anchored at this root (a path under TestReceipts/).
-        let root: String?
+        package let root: String?
         /// StoreKit Testing mode with this certificate (a path under TestReceipts/).
-        let storeKitCertificate: String?
-        let requireSHA256: Bool?
+        package let storeKitCertificate: String?
+        package let requireSHA256: Bool?
         /// The validation time instead of the receipt's creation date (RFC 3339).
-        let at: String?
+        package let at: String?
 
         /// The certificate a verified chain must end at: the root or the StoreKit certificate;
         /// nil for Apple's roots.
-        var anchorFile: String? { root ?? storeKitCertificate }
+        package var anchorFile: String? { root ?? storeKitCertificate }
 
         /// A new verifier for this configuration.
-        func verifier(chainCacheCapacity: Int = ReceiptVerifier.defaultChainCacheCapacity) throws -> ReceiptVerifier {
+        package func verifier(chainCacheCapacity: Int = ReceiptVerifier.defaultChainCacheCapacity) throws -> ReceiptVerifier {
             let anchor: TrustAnchor
             if let root {
                 anchor = try .appStore(rootCertificate: FixtureManifest.bytes(root))
@@ -42,12 +42,12 @@ struct FixtureManifest: Decodable, Sendable {
     }
 
     /// A decoded value the manifest expects: text, a count, or an absent attribute.
-    enum Value: Decodable, Sendable, Equatable, CustomStringConvertible {
+    package enum Value: Decodable, Sendable, Equatable, CustomStringConvertible {
         case text(String)
         case count(Int)
         case absent
 
-        init(from decoder: Decoder) throws {
+        package init(from decoder: Decoder) throws {
             let container = try decoder.singleValueContainer()
             if container.decodeNil() {
                 self = .absent
@@ -58,7 +58,7 @@ struct FixtureManifest: Decodable, Sendable {
             }
         }
 
-        var description: String {
+        package var description: String {
             switch self {
             case .text(let text): DisplayText.escape(text)
             case .count(let count): "\(count)"
@@ -67,7 +67,7 @@ struct FixtureManifest: Decodable, Sendable {
         }
 
         /// The value `key` (a Swift property name) of `receipt`, or nil for a key no test knows.
-        static func of(_ key: String, in receipt: Receipt) -> Value? {
+        package static func of(_ key: String, in receipt: Receipt) -> Value? {
             switch key {
             case "bundleID": receipt.bundleID.map(Value.text) ?? .absent
             case "receiptType": receipt.receiptType.map(Value.text) ?? .absent
@@ -79,47 +79,47 @@ struct FixtureManifest: Decodable, Sendable {
     }
 
     /// One fixture and its outcome.
-    struct Fixture: Decodable, Sendable, CustomTestStringConvertible {
+    package struct Fixture: Decodable, Sendable, CustomTestStringConvertible {
         /// The path under TestReceipts/: `receipts/NAME` or `hostile/NAME`.
-        let file: String
+        package let file: String
         /// Verdict by trust configuration: `verified` or a ReceiptError code name.
-        let verdicts: [String: String]
+        package let verdicts: [String: String]
         /// The payload decoder's own verdict when the payload is what is wrong.
-        let decoder: String?
+        package let decoder: String?
         /// Decoded values that hold under every configuration that verifies the fixture.
-        let receipt: [String: Value]?
+        package let receipt: [String: Value]?
 
-        var testDescription: String { file }
+        package var testDescription: String { file }
 
-        func bytes() throws -> [UInt8] { try FixtureManifest.bytes(file) }
+        package func bytes() throws -> [UInt8] { try FixtureManifest.bytes(file) }
     }
 
     /// The word for a verified fixture.
-    let verified: String
+    package let verified: String
     /// The key of App Store rules anchored at the test root, the configuration most verdicts are under.
-    static let appStore = "appStore"
-    let trust: [String: Trust]
-    let fixtures: [Fixture]
+    package static let appStore = "appStore"
+    package let trust: [String: Trust]
+    package let fixtures: [Fixture]
 
-    static let loaded = Result { try JSONDecoder().decode(FixtureManifest.self, from: Data(contentsOf: url)) }
-    static let url = Paths.fixtures.appendingPathComponent("fixtures.json")
+    package static let loaded = Result { try JSONDecoder().decode(FixtureManifest.self, from: Data(contentsOf: url)) }
+    package static let url = Paths.fixtures.appendingPathComponent("fixtures.json")
 
-    static func load() throws -> FixtureManifest { try loaded.get() }
+    package static func load() throws -> FixtureManifest { try loaded.get() }
 
     /// Every fixture, for `@Test(arguments:)`; empty if the manifest does not load (which
     /// `FixtureTests.everyGeneratedFileIsInTheManifest` reports).
-    static var fixtures: [Fixture] { (try? load().fixtures) ?? [] }
+    package static var fixtures: [Fixture] { (try? load().fixtures) ?? [] }
 
-    static func fixture(_ file: String) throws -> Fixture {
+    package static func fixture(_ file: String) throws -> Fixture {
         try #require(try load().fixtures.first { $0.file == file }, "\(file) is not in fixtures.json")
     }
 
-    static func bytes(_ path: String) throws -> [UInt8] {
+    package static func bytes(_ path: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent(path)))
     }
 
     /// What `body` gives, in the manifest's words: `verified` or the ReceiptError code name.
-    func verdict<T>(_ body: () throws(ReceiptError) -> T) -> (verdict: String, value: T?) {
+    package func verdict<T>(_ body: () throws(ReceiptError) -> T) -> (verdict: String, value: T?) {
         do throws(ReceiptError) {
             return (verified, try body())
         } catch {

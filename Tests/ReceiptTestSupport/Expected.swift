@@ -1,20 +1,19 @@
 import Testing
-@testable import ReceiptParser
+import ReceiptParser
 
 /// What the suites of both test targets expect of the same rules and fixtures: the library's
-/// (ReceiptParserTests) and receipt-dump's (ReceiptDumpTests, which compiles this file through a
-/// symlink, as it does Support.swift, TestReceipt.swift and FixtureManifest.swift).
-enum Expected {
+/// (ReceiptParserTests) and receipt-dump's (ReceiptDumpTests).
+package enum Expected {
     /// Scalars that must never reach a person raw: C0 (tab and newline included), DEL, C1,
     /// bidirectional controls, zero-width and other format characters, line separators.
-    static let dangerousScalars: [Unicode.Scalar] = (Array(0x00...0x1F) + [0x7F] + Array(0x80...0x9F)
+    package static let dangerousScalars: [Unicode.Scalar] = (Array(0x00...0x1F) + [0x7F] + Array(0x80...0x9F)
         + [0x061C, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
            0x2060, 0x2066, 0x2067, 0x2068, 0x2069, 0xFEFF, 0xE0001])
         .map { Unicode.Scalar(UInt32($0))! }
 
     /// The verifyReceipt answer for a genuine receipt of `receiptType` when the environment
     /// `expected` is expected: status, and the environment field when the status is 0.
-    static func environmentAnswer(_ receiptType: String?, expecting expected: Environment?) -> (Int64, String?) {
+    package static func environmentAnswer(_ receiptType: String?, expecting expected: Environment?) -> (Int64, String?) {
         let placed: Environment = switch receiptType {
         case "Production"?, "ProductionVPP"?: .production
         case "ProductionSandbox"?, "ProductionVPPSandbox"?: .sandbox
@@ -38,7 +37,7 @@ enum Expected {
 
     /// The fixtures whose receipt type TestReceipts/fixtures.json records and that verify under
     /// App Store rules (hostile/receipt-type-*, the sample): file and the type they carry.
-    static func receiptTypeFixtures() throws -> [(file: String, type: String?)] {
+    package static func receiptTypeFixtures() throws -> [(file: String, type: String?)] {
         let manifest = try FixtureManifest.load()
         return manifest.fixtures.compactMap { fixture in
             guard fixture.verdicts[FixtureManifest.appStore] == manifest.verified, let value = fixture.receipt?["receiptType"] else { return nil }
@@ -49,6 +48,6 @@ enum Expected {
 
     /// The generated hostile fixtures (TestReceipts/hostile) that receipt-dump's output tests show
     /// in every format; genuinely signed by the test PKI, so the verified paths show them too.
-    static let hostileOutputFixtures = ["terminal-escapes.receipt", "bidi-controls.receipt", "newline-tab-fields.receipt",
+    package static let hostileOutputFixtures = ["terminal-escapes.receipt", "bidi-controls.receipt", "newline-tab-fields.receipt",
                                         "bad-date-escapes.receipt", "wide-cells.receipt", "deep-nesting.receipt"]
 }

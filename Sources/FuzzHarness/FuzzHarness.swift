@@ -1,8 +1,7 @@
 // The body of every fuzz target, shared with the unit tests.
 //
-// This file is compiled twice: into Fuzz/ (the FuzzHarness library the libFuzzer executables
-// call) and into the unit tests, through the symlink Tests/ReceiptParserTests/FuzzHarness.swift,
-// which replay Fuzz/regressions with it. Keep it free of anything but the public API.
+// The libFuzzer executables in Fuzz/ call it, and the unit tests replay Fuzz/regressions with
+// it. Keep it free of anything but the public API.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -230,7 +229,7 @@ public struct FuzzHarness: Sendable {
 
     /// JSONEncoder's text with the active scalars it leaves raw written as `\uXXXX` escapes:
     /// what JSONWriter must write (JSONReportTests use it too).
-    static func escapingActiveScalars(in json: String) -> String {
+    package static func escapingActiveScalars(in json: String) -> String {
         var text = ""
         for scalar in json.unicodeScalars {
             guard scalar.value >= 0x7F, isActive(scalar) else { text.unicodeScalars.append(scalar); continue }

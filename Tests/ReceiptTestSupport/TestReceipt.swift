@@ -1,29 +1,39 @@
 import Foundation
-@testable import ReceiptParser
+import ReceiptParser
 
 /// Receipts made inside a test, for contents the generated fixtures do not have (look-alike
 /// identifiers, every receipt type).
-enum TestReceipt {
+package enum TestReceipt {
     /// Identifiers equal as Swift `String`s but not byte for byte, in pairs.
-    enum LookAlike {
-        static let precomposed = "com.example.caf\u{E9}"
-        static let decomposed = "com.example.cafe\u{301}"
-        static let kelvin = "tx-\u{212A}"  // KELVIN SIGN, canonically "K"
-        static let letterK = "tx-K"
+    package enum LookAlike {
+        package static let precomposed = "com.example.caf\u{E9}"
+        package static let decomposed = "com.example.cafe\u{301}"
+        package static let kelvin = "tx-\u{212A}"  // KELVIN SIGN, canonically "K"
+        package static let letterK = "tx-K"
     }
 
     /// One in-app purchase: product, transaction and original transaction identifiers.
-    struct Purchase {
-        var productID: String
-        var transactionID: String
-        var originalTransactionID: String?
-        var purchaseDate = "2025-05-01T00:00:00Z"
-        var expiresDate: String?
-        var isTrialPeriod = false
+    package struct Purchase {
+        package var productID: String
+        package var transactionID: String
+        package var originalTransactionID: String?
+        package var purchaseDate = "2025-05-01T00:00:00Z"
+        package var expiresDate: String?
+        package var isTrialPeriod = false
+
+        package init(productID: String, transactionID: String, originalTransactionID: String? = nil,
+                     purchaseDate: String = "2025-05-01T00:00:00Z", expiresDate: String? = nil, isTrialPeriod: Bool = false) {
+            self.productID = productID
+            self.transactionID = transactionID
+            self.originalTransactionID = originalTransactionID
+            self.purchaseDate = purchaseDate
+            self.expiresDate = expiresDate
+            self.isTrialPeriod = isTrialPeriod
+        }
     }
 
     /// A receipt payload (the SET of attributes). A nil `receiptType` leaves attribute 0 out.
-    static func payload(receiptType: String? = "ProductionSandbox", bundleID: String = "com.example.receiptparser.sample",
+    package static func payload(receiptType: String? = "ProductionSandbox", bundleID: String = "com.example.receiptparser.sample",
                         applicationVersion: String = "1.0", purchases: [Purchase] = []) -> [UInt8] {
         var attributes: [[UInt8]] = []
         if let receiptType { attributes.append(DER.attribute(0, DER.utf8(receiptType))) }
@@ -44,17 +54,17 @@ enum TestReceipt {
 
     /// The payload in a PKCS #7 envelope with no certificate and no valid signature: it decodes
     /// (receipt-dump `--no-verify`) but never verifies.
-    static func unsigned(_ payload: [UInt8]) -> [UInt8] {
+    package static func unsigned(_ payload: [UInt8]) -> [UInt8] {
         DER.receipt(payload: payload, certificates: [], issuer: DER.sequence(), serial: [1], signature: [0])
     }
 
     /// The `openssl` command, which `signed(_:)` needs; tests that sign are skipped without it.
-    static let openssl: String? = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/opt/homebrew/bin/openssl"]
+    package static let openssl: String? = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/opt/homebrew/bin/openssl"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// The payload signed by the test PKI's receipt signer, as Apple signs receipts (no signed
     /// attributes, intermediate and root included), so it verifies under `pki/test-root.der`.
-    static func signed(_ payload: [UInt8]) throws -> [UInt8] {
+    package static func signed(_ payload: [UInt8]) throws -> [UInt8] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("test-receipt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -80,7 +90,7 @@ enum TestReceipt {
     }
 
     /// Writes `bytes` to a temporary file for receipt-dump; the caller removes it.
-    static func temporaryFile(_ bytes: [UInt8]) throws -> URL {
+    package static func temporaryFile(_ bytes: [UInt8]) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("test-receipt-\(UUID().uuidString).receipt")
         try Data(bytes).write(to: url)
         return url

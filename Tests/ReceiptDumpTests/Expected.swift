@@ -1,1 +1,0 @@
-../ReceiptParserTests/Expected.swift

@@ -1,1 +1,0 @@
-../ReceiptParserTests/FixtureManifest.swift

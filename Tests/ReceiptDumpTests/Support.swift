@@ -1,1 +1,0 @@
-../ReceiptParserTests/Support.swift

@@ -1,1 +1,0 @@
-../../Fuzz/Sources/FuzzHarness/FuzzHarness.swift
