@@ -9,8 +9,18 @@ import PostgresNIO
 public final class PostgresLedgerStore: DatabaseLedgerStore, @unchecked Sendable {
     private let client: PostgresClient
     private let threads: NIOThreadPool
-    /// The client's `run()`, which its connection pool needs; cancelled by `close()`.
-    private let running: Task<Void, Never>
+    /// The client's `run()`, which its connection pool needs, when the store runs it itself;
+    /// cancelled by `close()`.
+    private let running: Task<Void, Never>?
+
+    /// Who runs the store's PostgreSQL client (its connection pool), without which no call is answered.
+    public enum ClientLifetime: Sendable {
+        /// The store, in a task of its own, from `init` until `close()`.
+        case ownTask
+        /// The caller, through `run()`: a ServiceLifecycle service group runs it among the
+        /// application's services, so that the pool starts and stops with the application.
+        case service
+    }
 
     /// How many connections the pool opens at most, and so how many operations run at once.
     private static let connections = 20
@@ -20,8 +30,8 @@ public final class PostgresLedgerStore: DatabaseLedgerStore, @unchecked Sendable
     /// preferred by default) and applies the schema migrations it lacks. Throws
     /// `storageUnavailable` when the URL is malformed, or the database cannot be reached, logged
     /// into or migrated, within 10 seconds.
-    public convenience init(url: String) async throws(LedgerError) {
-        try await self.init(url: url, timeout: .seconds(10))
+    public convenience init(url: String, clientLifetime: ClientLifetime = .ownTask) async throws(LedgerError) {
+        try await self.init(url: url, timeout: .seconds(10), clientLifetime: clientLifetime)
     }
 
     /// Checks that `url` is a usable ledger URL without connecting: a server refuses a malformed
@@ -36,7 +46,7 @@ public final class PostgresLedgerStore: DatabaseLedgerStore, @unchecked Sendable
     }
 
     /// `timeout` bounds connecting and each operation.
-    package init(url: String, timeout: Duration) async throws(LedgerError) {
+    package init(url: String, timeout: Duration, clientLifetime: ClientLifetime = .ownTask) async throws(LedgerError) {
         let location = try PostgresLedgerURL(url)
         let threads = NIOThreadPool(numberOfThreads: Self.connections)
         threads.start()
@@ -60,19 +70,35 @@ public final class PostgresLedgerStore: DatabaseLedgerStore, @unchecked Sendable
         }
         self.client = client
         self.threads = threads
-        running = Task { [client] in await client.run() }
+        running = switch clientLifetime {
+        case .ownTask: Task { [client] in await client.run() }
+        case .service: nil
+        }
         super.init(driver: driver)
     }
 
     deinit {
-        running.cancel()
+        running?.cancel()
         threads.shutdownGracefully { _ in }
     }
 
-    /// Closes the connections; later calls throw `storageUnavailable`.
+    /// Runs the client's connection pool until the calling task is cancelled, for a store opened
+    /// with `clientLifetime: .service`: it is `Service.run()` (ServiceLifecycle), so the server
+    /// can add the store to its service group with an empty conformance. With `.ownTask` the store
+    /// runs the pool already, and this only waits for the store's own task to end.
+    public func run() async {
+        if let running {
+            await withTaskCancellationHandler { await running.value } onCancel: { running.cancel() }
+        } else {
+            await client.run()
+        }
+    }
+
+    /// Closes the connections (with `.service`, ending `run()` closes them); later calls throw
+    /// `storageUnavailable`.
     public func close() async {
-        running.cancel()
-        await running.value
+        running?.cancel()
+        await running?.value
         try? await threads.shutdownGracefully()
     }
 
