@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptParser
 
 /// The credit ledger's rules, over any `LedgerStore`: every verified transaction is recorded as seen;
 /// a transaction is credited exactly once, ever, to the first user who claims it (the store's unique
@@ -109,6 +110,29 @@ public struct Ledger: Sendable {
     @discardableResult
     public func clearRevocation(transactionId: String) async throws(LedgerError) -> Bool {
         try await store.clearRevocation(transactionId: transactionId)
+    }
+
+    /// Records what a verified App Store Server Notification means (`LedgerNotificationEffect`):
+    /// its transaction seen, and revoked in the same write (REFUND, REVOKE), or its revocation
+    /// cleared (REFUND_REVERSED). Answers the effect; nil, with nothing recorded, when the
+    /// transaction has no id. Feed it only notifications the server has verified.
+    @discardableResult
+    public func apply(
+        notification: ServerNotification, transaction: SignedTransaction
+    ) async throws(LedgerError) -> LedgerNotificationEffect? {
+        guard let effect = LedgerNotificationEffect(notification: notification, transaction: transaction, receivedAt: now()) else {
+            return nil
+        }
+        var seen = effect.transaction
+        if case .revoke(let date, let reason) = effect.action {
+            seen.revocationDate = date
+            seen.revocationReason = reason
+        }
+        try await record(seen: [seen])
+        if effect.action == .clearRevocation {
+            try await clearRevocation(transactionId: seen.transactionId)
+        }
+        return effect
     }
 
     /// Credits whose transaction was later revoked, for the team to claw back; most recent first,

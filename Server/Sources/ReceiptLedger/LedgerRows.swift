@@ -1,39 +1,29 @@
 import Foundation
 
-/// The columns of `LedgerSQL.uncredited`, `creditsOfUser` and `revokedCredits` as each driver decodes
-/// them, and the one place that turns them into values, whatever the database.
+/// The one place that turns the rows of `LedgerSQL.uncredited`, `creditsOfUser` and `revokedCredits`
+/// into values, whatever the database; the column numbers follow those statements' SELECT lists.
 enum LedgerRows {
-    typealias Uncredited = (
-        transactionId: String, originalTransactionId: String?, productId: String?, bundleId: String?,
-        environment: String, purchaseDateMs: Int64?, expiresDateMs: Int64?, source: String,
-        appAccountToken: String?, firstSeenAtMs: Int64, revokedAtMs: Int64?, revocationReason: String?
-    )
-    typealias Credited = (
-        transactionId: String, user: String, creditedAtMs: Int64, productId: String?,
-        revokedAtMs: Int64?, revocationReason: String?
-    )
-
-    static func seenTransaction(_ row: Uncredited) -> SeenTransaction {
+    static func seenTransaction(_ row: LedgerRow) throws -> SeenTransaction {
         SeenTransaction(
             transaction: LedgerTransaction(
-                transactionId: row.transactionId, originalTransactionId: row.originalTransactionId,
-                productId: row.productId, bundleId: row.bundleId, environment: row.environment,
-                purchaseDate: row.purchaseDateMs.map(LedgerDate.date),
-                expiresDate: row.expiresDateMs.map(LedgerDate.date),
-                source: TransactionSource(rawValue: row.source) ?? .receipt,
-                appAccountToken: row.appAccountToken
+                transactionId: try row.requiredText(0), originalTransactionId: try row.text(1),
+                productId: try row.text(2), bundleId: try row.text(3), environment: try row.requiredText(4),
+                purchaseDate: try row.integer(5).map(LedgerDate.date),
+                expiresDate: try row.integer(6).map(LedgerDate.date),
+                source: TransactionSource(rawValue: try row.requiredText(7)) ?? .receipt,
+                appAccountToken: try row.text(8)
             ),
-            firstSeenAt: LedgerDate.date(row.firstSeenAtMs),
-            revokedAt: row.revokedAtMs.map(LedgerDate.date),
-            revocationReason: row.revocationReason
+            firstSeenAt: LedgerDate.date(try row.requiredInteger(9)),
+            revokedAt: try row.integer(10).map(LedgerDate.date),
+            revocationReason: try row.text(11)
         )
     }
 
-    static func credit(_ row: Credited) -> Credit {
+    static func credit(_ row: LedgerRow) throws -> Credit {
         Credit(
-            transactionId: row.transactionId, user: row.user, creditedAt: LedgerDate.date(row.creditedAtMs),
-            productId: row.productId, revokedAt: row.revokedAtMs.map(LedgerDate.date),
-            revocationReason: row.revocationReason
+            transactionId: try row.requiredText(0), user: try row.requiredText(1),
+            creditedAt: LedgerDate.date(try row.requiredInteger(2)), productId: try row.text(3),
+            revokedAt: try row.integer(4).map(LedgerDate.date), revocationReason: try row.text(5)
         )
     }
 }

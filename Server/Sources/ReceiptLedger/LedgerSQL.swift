@@ -1,7 +1,7 @@
 import Foundation
 
-/// The statements a store runs, kept apart from any driver so the PostgreSQL store runs the same text
-/// as the SQLite one (after `numberedPlaceholders`). No `?` may appear except as a placeholder.
+/// The statements `DatabaseLedgerStore` runs, the same text on every database (each driver renders
+/// the placeholders its way, `LedgerPlaceholders`). No `?` may appear except as a placeholder.
 enum LedgerSQL {
     static let insertSeen = """
         INSERT INTO ledger_transactions (transaction_id, original_transaction_id, product_id, bundle_id,
@@ -83,23 +83,6 @@ extension LedgerSQL {
     static let appliedMigrations = "SELECT identifier FROM ledger_schema_migrations"
     static let appliedMigrationsInOrder = appliedMigrations + " ORDER BY applied_at_ms, identifier"
     static let insertMigration = "INSERT INTO ledger_schema_migrations (identifier, applied_at_ms) VALUES (?, ?)"
-}
-
-extension LedgerSQL {
-    /// The statement with its `?` placeholders numbered `$1, $2, ...`, as PostgreSQL wants them.
-    static func numberedPlaceholders(_ sql: String) -> String {
-        var number = 0
-        var numbered = ""
-        for character in sql {
-            if character == "?" {
-                number += 1
-                numbered += "$\(number)"
-            } else {
-                numbered.append(character)
-            }
-        }
-        return numbered
-    }
 }
 
 extension LedgerSQL {

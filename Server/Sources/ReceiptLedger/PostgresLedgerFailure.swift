@@ -3,18 +3,9 @@ import PostgresNIO
 /// What a server admin reads when PostgreSQL fails the ledger: postgres-nio's errors describe
 /// themselves only generically (to keep queries out of logs), so the useful part is picked out here.
 enum PostgresLedgerFailure {
-    /// `error` as `LedgerError`: the ledger's own errors pass through, anything else is
-    /// `storageUnavailable` with what went wrong and where.
-    static func unavailable(_ error: any Error, at location: PostgresLedgerURL) -> LedgerError {
-        let cause = rootCause(error)
-        if let ledgerError = cause as? LedgerError { return ledgerError }
-        return .storageUnavailable("PostgreSQL (\(location.displayName)): \(describe(cause))")
-    }
-
-    /// The error inside a failed transaction: the one that made it fail.
-    private static func rootCause(_ error: any Error) -> any Error {
-        guard let transaction = error as? PostgresTransactionError else { return error }
-        return transaction.beginError ?? transaction.closureError ?? transaction.commitError ?? error
+    /// What went wrong and where.
+    static func describe(_ error: any Error, at location: PostgresLedgerURL) -> String {
+        "PostgreSQL (\(location.displayName)): \(describe(error))"
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -38,6 +29,8 @@ enum PostgresLedgerFailure {
             }
         case let error as DeadlineExceeded:
             return "\(error) (the database is down, unreachable or overloaded)"
+        case is NIOThreadPoolError.ThreadPoolInactive:
+            return "the store is closed"
         default:
             return String(describing: error)
         }

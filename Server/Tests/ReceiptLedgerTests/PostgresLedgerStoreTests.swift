@@ -67,6 +67,24 @@ struct PostgresLedgerStoreTests {
         }
     }
 
+    /// A store whose client runs as a service answers while `run()` runs (as a service group runs
+    /// it), and, once that is cancelled, fails typed within its deadline.
+    @Test func aStoreWhoseClientRunsAsAServiceAnswersWhileItRuns() async throws {
+        try await withPostgresDatabase { url in
+            let store = try await PostgresLedgerStore(url: url, timeout: .seconds(2), clientLifetime: .service)
+            let ledger = Ledger(store: store)
+            let service = Task { await store.run() }
+            #expect(try await ledger.credit(user: "alice", transactions: [receiptTransaction("1000")])
+                == CreditOutcome(credited: ["1000"]))
+            service.cancel()
+            await service.value
+            let started = ContinuousClock.now
+            #expect(await storageFailure { _ = try await ledger.credits(of: "alice") } != nil)
+            #expect(ContinuousClock.now - started < .seconds(5))
+            await store.close()
+        }
+    }
+
     @Test func aClosedStoreIsATypedError() async throws {
         try await withPostgresDatabase { url in
             let store = try await PostgresLedgerStore(url: url)

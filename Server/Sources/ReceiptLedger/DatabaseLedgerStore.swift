@@ -1,0 +1,142 @@
+import Foundation
+
+/// Every ledger operation, written once over a `LedgerDriver`: `SQLiteLedgerStore` and
+/// `PostgresLedgerStore` differ only in their driver, so the two databases cannot drift apart. Each
+/// call is one transaction; rows are written in key order, so that requests writing overlapping
+/// transactions wait for each other instead of deadlocking; every failure is a `LedgerError`.
+public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
+    // @unchecked: a non-final class cannot be checked; its state is this one immutable Sendable
+    // driver, and the subclasses add only immutable Sendable properties.
+    package let driver: any LedgerDriver
+
+    package init(driver: any LedgerDriver) {
+        self.driver = driver
+    }
+
+    /// The migration identifiers applied to this database, in the order applied.
+    public func appliedMigrations() async throws(LedgerError) -> [String] {
+        try await read { connection in
+            try connection.rows(LedgerSQL.appliedMigrationsInOrder).map { try $0.requiredText(0) }
+        }
+    }
+
+    public func recordSeen(_ transactions: [LedgerTransaction], at now: Date) async throws(LedgerError) {
+        try await write { connection in try Self.record(transactions, at: now, on: connection) }
+    }
+
+    public func recordAndClaim(
+        _ seen: [LedgerTransaction], claiming transactionIds: [String], for user: String, at now: Date
+    ) async throws(LedgerError) -> ClaimAnswer {
+        let creditedAt = LedgerDate.milliseconds(now)
+        return try await write { connection in
+            try Self.record(seen, at: now, on: connection)
+            // Every binding first, so that a mismatch credits nothing of the request (a token recorded
+            // by a racing request after this read is still refused by the insert's own condition).
+            for id in transactionIds {
+                guard let row = try connection.rows(LedgerSQL.tokenOwner, .text(id)).first else { continue }
+                if try row.text(0) != nil, !Ledger.isSameUser(try row.text(1), user) {
+                    return .appAccountTokenMismatch(transactionId: id)
+                }
+            }
+            // Under READ COMMITTED an insert that conflicts with another's uncommitted credit waits
+            // for its commit, and the holder is then read from a fresh snapshot; SQLite has one writer.
+            var isNew = [Bool](repeating: false, count: transactionIds.count)
+            for index in Self.inKeyOrder(Array(transactionIds.indices), key: { transactionIds[$0] }) {
+                let id = transactionIds[index]
+                isNew[index] = try connection.run(LedgerSQL.insertCredit, .text(user), .integer(creditedAt), .text(id), .text(user)) == 1
+            }
+            return .claimed(try transactionIds.indices.map { index in
+                let id = transactionIds[index]
+                // Whoever holds it now: this user if the insert happened, else the first credit's,
+                // else nobody (revoked before any credit).
+                let state = try connection.rows(LedgerSQL.claimState, .text(id)).first
+                return CreditClaim(transactionId: id, holder: try state?.text(0), isNew: isNew[index],
+                                   isRevoked: try state?.integer(1) != nil)
+            })
+        }
+    }
+
+    public func bind(user: String, appAccountToken: String) async throws(LedgerError) {
+        let bound = try await write { connection in
+            try connection.run(LedgerSQL.insertUser, .text(user), .text(appAccountToken))
+            let tokenOfUser = try connection.rows(LedgerSQL.tokenOfUser, .text(user)).first?.text(0)
+            let userOfToken = try connection.rows(LedgerSQL.userOfToken, .text(appAccountToken)).first?.text(0)
+            return tokenOfUser == appAccountToken && Ledger.isSameUser(userOfToken, user)
+        }
+        if !bound { throw .bindingConflict(user: user) }
+    }
+
+    public func uncredited(firstSeenBefore date: Date, limit: Int) async throws(LedgerError) -> [SeenTransaction] {
+        try await read { connection in
+            try connection.rows(LedgerSQL.uncredited, .integer(LedgerDate.milliseconds(date)), .integer(Int64(limit)))
+                .map(LedgerRows.seenTransaction)
+        }
+    }
+
+    public func credits(of user: String, limit: Int) async throws(LedgerError) -> [Credit] {
+        try await read { connection in
+            try connection.rows(LedgerSQL.creditsOfUser, .text(user), .integer(Int64(limit))).map(LedgerRows.credit)
+        }
+    }
+
+    public func markRevoked(transactionId: String, at date: Date, reason: String) async throws(LedgerError) -> Bool {
+        try await write { connection in
+            try connection.run(LedgerSQL.markRevoked, .integer(LedgerDate.milliseconds(date)), .text(reason), .text(transactionId))
+            return try !connection.rows(LedgerSQL.isSeen, .text(transactionId)).isEmpty
+        }
+    }
+
+    public func clearRevocation(transactionId: String) async throws(LedgerError) -> Bool {
+        try await write { connection in
+            try connection.run(LedgerSQL.clearRevocation, .text(transactionId))
+            return try !connection.rows(LedgerSQL.isSeen, .text(transactionId)).isEmpty
+        }
+    }
+
+    public func revokedCredits(limit: Int) async throws(LedgerError) -> [Credit] {
+        try await read { connection in
+            try connection.rows(LedgerSQL.revokedCredits, .integer(Int64(limit))).map(LedgerRows.credit)
+        }
+    }
+
+    // MARK: - Plumbing
+
+    /// Sightings in key order, as every write here takes its rows.
+    private static func record(_ transactions: [LedgerTransaction], at now: Date, on connection: any LedgerConnection) throws {
+        for transaction in inKeyOrder(transactions, key: \.transactionId) {
+            for statement in LedgerSQL.recordSeen(transaction, firstSeenAt: now) {
+                try connection.run(statement)
+            }
+        }
+    }
+
+    /// Rows are written in one order, by key, whatever the input's: two requests writing overlapping
+    /// transactions then wait for each other instead of deadlocking (which PostgreSQL would break by
+    /// failing one). Keys compare byte for byte, as the database's key does, so that two spellings
+    /// Swift calls equal keep one order too; equal keys keep their input order, so the first sighting wins.
+    static func inKeyOrder<Element>(_ elements: [Element], key: (Element) -> String) -> [Element] {
+        elements.enumerated()
+            .sorted { first, second in
+                let (a, b) = (key(first.element).utf8, key(second.element).utf8)
+                if a.elementsEqual(b) { return first.offset < second.offset }
+                return a.lexicographicallyPrecedes(b)
+            }
+            .map(\.element)
+    }
+
+    private func write<T: Sendable>(_ work: @escaping @Sendable (any LedgerConnection) throws -> T) async throws(LedgerError) -> T {
+        do {
+            return try await driver.write(work)
+        } catch {
+            throw driver.ledgerError(error)
+        }
+    }
+
+    private func read<T: Sendable>(_ work: @escaping @Sendable (any LedgerConnection) throws -> T) async throws(LedgerError) -> T {
+        do {
+            return try await driver.read(work)
+        } catch {
+            throw driver.ledgerError(error)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import ReceiptLedger
+
+/// The store's operations are written once over `LedgerDriver`: each database runs the same
+/// statements, in the same order, with only the placeholders spelt its own way.
+@Suite("One store implementation over each database's driver")
+struct LedgerDriverTests {
+    @Test func placeholdersAreRenderedPerDatabase() {
+        let sql = "UPDATE t SET a = ?, b = ? WHERE c = ?"
+        #expect(LedgerPlaceholders.questionMarks.render(sql) == sql)
+        #expect(LedgerPlaceholders.numbered.render(sql) == "UPDATE t SET a = $1, b = $2 WHERE c = $3")
+    }
+
+    /// A credit of three transactions given out of order: sightings and credits are written in key
+    /// order on both databases (so that overlapping requests wait instead of deadlocking), the
+    /// bindings are checked and the claims answered in the order asked.
+    @Test(arguments: StoreKind.allCases) func aCreditRunsTheSameStatementsInKeyOrderOnEveryDatabase(_ kind: StoreKind) async throws {
+        try await withLedger(kind) { ledger, _ in
+            let (recorded, log) = try Self.recording(ledger)
+            let outcome = try await recorded.credit(
+                user: "alice", transactions: ["1002", "1000", "1001"].map { receiptTransaction($0) })
+            #expect(outcome == CreditOutcome(credited: ["1002", "1000", "1001"]))
+
+            let placeholders = Self.placeholders(kind)
+            let expected = [LedgerSQL.insertSeen, LedgerSQL.tokenOwner, LedgerSQL.insertCredit, LedgerSQL.claimState]
+                .flatMap { Array(repeating: placeholders.render($0), count: 3) }
+            #expect(log.statements == expected)
+            #expect(log.values(of: placeholders.render(LedgerSQL.insertSeen), at: 0) == ["1000", "1001", "1002"].map(LedgerValue.text))
+            #expect(log.values(of: placeholders.render(LedgerSQL.insertCredit), at: 2) == ["1000", "1001", "1002"].map(LedgerValue.text))
+            #expect(log.values(of: placeholders.render(LedgerSQL.tokenOwner), at: 0) == ["1002", "1000", "1001"].map(LedgerValue.text))
+            #expect(log.values(of: placeholders.render(LedgerSQL.claimState), at: 0) == ["1002", "1000", "1001"].map(LedgerValue.text))
+        }
+    }
+
+    /// Key order is by bytes: the same order on every database and for every request, whatever
+    /// Swift's own comparison says of two spellings of one character.
+    @Test func keyOrderComparesBytesAndKeepsTheInputOrderOfEqualKeys() {
+        let composed = "\u{E9}", decomposed = "e\u{301}"
+        #expect(composed == decomposed)
+        let keys = [composed, "b", decomposed, "a", "b"]
+        let ordered = DatabaseLedgerStore.inKeyOrder(Array(keys.enumerated()), key: \.element)
+        #expect(ordered.map(\.offset) == [3, 1, 4, 2, 0])
+    }
+
+    /// The migrations take the driver's lock first: PostgreSQL's advisory lock, nothing on SQLite
+    /// (its BEGIN IMMEDIATE transaction excludes other writers from the start).
+    @Test(arguments: StoreKind.allCases) func migrationsTakeTheDriversLockFirst(_ kind: StoreKind) async throws {
+        try await withLedger(kind) { ledger, _ in
+            let log = StatementLog()
+            let store = try #require(ledger.store as? DatabaseLedgerStore)
+            let recording = RecordingDriver(inner: store.driver, log: log)
+            try await recording.write { connection in try LedgerMigrator.apply(on: connection, lockedBy: recording.migrationLock) }
+            let placeholders = Self.placeholders(kind)
+            let lock = kind == .postgres ? [placeholders.render("SELECT pg_advisory_xact_lock(?)")] : []
+            // Applied already: the lock, the bookkeeping table, the applied steps, and nothing else.
+            #expect(log.statements == lock + [LedgerSQL.createMigrationsTable, LedgerSQL.appliedMigrations].map(placeholders.render))
+        }
+    }
+
+    private static func placeholders(_ kind: StoreKind) -> LedgerPlaceholders {
+        switch kind {
+        case .sqlite: .questionMarks
+        case .postgres: .numbered
+        }
+    }
+
+    /// A ledger over the same database as `ledger`, whose statements are logged.
+    private static func recording(_ ledger: Ledger) throws -> (Ledger, StatementLog) {
+        let store = try #require(ledger.store as? DatabaseLedgerStore)
+        let log = StatementLog()
+        return (Ledger(store: DatabaseLedgerStore(driver: RecordingDriver(inner: store.driver, log: log))), log)
+    }
+}

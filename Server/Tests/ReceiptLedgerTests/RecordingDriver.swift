@@ -1,0 +1,47 @@
+import Foundation
+@testable import ReceiptLedger
+
+/// The statements a store's operations hand its connection, in order, with their values.
+final class StatementLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [(sql: String, values: [LedgerValue])] = []
+
+    func append(_ sql: String, _ values: [LedgerValue]) { lock.withLock { entries.append((sql, values)) } }
+
+    var statements: [String] { lock.withLock { entries.map(\.sql) } }
+
+    /// The `position`th value of every run of `sql`, in the order run.
+    func values(of sql: String, at position: Int) -> [LedgerValue] {
+        lock.withLock { entries.filter { $0.sql == sql }.map { $0.values[position] } }
+    }
+}
+
+/// Another store's driver, with every statement its operations run written to `log` on the way.
+struct RecordingDriver: LedgerDriver {
+    let inner: any LedgerDriver
+    let log: StatementLog
+
+    var migrationLock: LedgerStatement? { inner.migrationLock }
+
+    func write<T: Sendable>(_ work: @escaping @Sendable (any LedgerConnection) throws -> T) async throws -> T {
+        try await inner.write { [log] connection in try work(RecordingConnection(inner: connection, log: log)) }
+    }
+
+    func read<T: Sendable>(_ work: @escaping @Sendable (any LedgerConnection) throws -> T) async throws -> T {
+        try await inner.read { [log] connection in try work(RecordingConnection(inner: connection, log: log)) }
+    }
+
+    func describe(_ failure: any Error) -> String { inner.describe(failure) }
+}
+
+private struct RecordingConnection: LedgerConnection {
+    let inner: any LedgerConnection
+    let log: StatementLog
+
+    var placeholders: LedgerPlaceholders { inner.placeholders }
+
+    func execute(_ sql: String, _ values: [LedgerValue]) throws -> LedgerAnswer {
+        log.append(sql, values)
+        return try inner.execute(sql, values)
+    }
+}
