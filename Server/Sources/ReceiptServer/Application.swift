@@ -28,7 +28,7 @@ public func buildApplication(_ configuration: ServerConfiguration, ledger: Serve
     let service = ReceiptService(configuration: configuration)
     let router = Router()
     router.add(middleware: LogRequestsMiddleware(.debug))
-    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: RefusalMiddleware())
 
     router.get("health") { _, _ in
         Response.json { json in
@@ -42,7 +42,7 @@ public func buildApplication(_ configuration: ServerConfiguration, ledger: Serve
         let body = try await readBody(request, limit: configuration.maximumBodySize)
         let logger = context.logger
         guard let answer = await service.gated(body, { service.verifyReceipt(body: body, logger: logger) }) else {
-            throw ServerError.busy(service.gate)
+            throw Refusal.busy(service.gate)
         }
         return Response.json(body: answer)
     }
@@ -52,7 +52,7 @@ public func buildApplication(_ configuration: ServerConfiguration, ledger: Serve
             let outcome = service.verify(body)
             service.log(outcome, route: "v1/receipts", logger: logger)
             return outcome
-        } answer: { TypedResponse.response(for: $0) }
+        } answer: { try TypedResponse.response(for: $0) }
     }
 
     router.post(RouterPath(ReceiptService.notificationsRoute)) { request, context in
@@ -62,15 +62,8 @@ public func buildApplication(_ configuration: ServerConfiguration, ledger: Serve
             return outcome
         } answer: { (outcome: SignedDataOutcome) in
             // Answered 503 when the ledger cannot record it, so that Apple sends it again.
-            if let ledger {
-                do throws(LedgerError) {
-                    try await ledger.record(notification: outcome)
-                } catch {
-                    context.logger.error("ledger unavailable", metadata: ["route": .string(ReceiptService.notificationsRoute), "error": .string(error.description)])
-                    return LedgerRequestError(error).response
-                }
-            }
-            return SignedDataResponse.notification(outcome)
+            try await ledger?.record(notification: outcome)
+            return try SignedDataResponse.notification(outcome)
         }
     }
 
@@ -79,7 +72,7 @@ public func buildApplication(_ configuration: ServerConfiguration, ledger: Serve
             let outcome = service.verifyTransactions(body: body)
             service.log(outcome, route: "v1/transactions", logger: logger)
             return outcome
-        } answer: { SignedDataResponse.transactions($0) }
+        } answer: { try SignedDataResponse.transactions($0) }
     }
 
     let ledgerSection = ledger == nil ? "" : SupportPage.ledgerSection(.form)
@@ -104,7 +97,7 @@ public func buildApplication(_ configuration: ServerConfiguration, ledger: Serve
             service.log(outcome, route: "page", logger: logger)
             return .receipt(outcome)
         }
-        guard let result else { throw ServerError.busy(service.gate) }
+        guard let result else { throw Refusal.busy(service.gate) }
         return html(SupportPage.render(result, input: pasted, now: configuration.statusTime,
                                        signedDataVerifier: configuration.signedDataVerifier, ledgerSection: ledgerSection))
     }
@@ -137,15 +130,14 @@ public func buildApplication(_ configuration: ServerConfiguration, ledger: Serve
 /// freed up in time.
 private func gatedRoute<Outcome: Sendable>(
     _ route: String, _ request: Request, _ context: some RequestContext, service: ReceiptService,
-    verify: @escaping @Sendable (_ body: [UInt8], _ logger: Logger) -> Outcome, answer: (Outcome) async -> Response
+    verify: @escaping @Sendable (_ body: [UInt8], _ logger: Logger) -> Outcome, answer: (Outcome) async throws -> Response
 ) async throws -> Response {
     let body = try await readBody(request, limit: service.configuration.maximumBodySize)
     let logger = context.logger
     guard let outcome = await service.gated(body, { verify(body, logger) }) else {
-        logger.notice("request refused", metadata: ["route": .string(route), "reason": "busy"])
-        return TypedResponse.busy(service.gate)
+        throw Refusal.busy(service.gate)
     }
-    return await answer(outcome)
+    return try await answer(outcome)
 }
 
 /// Reads the whole body, refusing more than `limit` bytes with 413 before reading them.
@@ -154,9 +146,9 @@ func readBody(_ request: Request, limit: Int) async throws -> [UInt8] {
         let buffer = try await request.body.collect(upTo: limit)
         return Array(buffer.readableBytesView)
     } catch is NIOTooManyBytesError {
-        throw ServerError(status: .contentTooLarge, receiptStatus: VerifyReceiptResponse.Status.malformed.rawValue, message: "request body larger than \(limit) bytes")
+        throw Refusal.bodyTooLarge(limit: limit)
     } catch let error as HTTPError where error.status == .contentTooLarge {
-        throw ServerError(status: .contentTooLarge, receiptStatus: VerifyReceiptResponse.Status.malformed.rawValue, message: "request body larger than \(limit) bytes")
+        throw Refusal.bodyTooLarge(limit: limit)
     }
 }
 

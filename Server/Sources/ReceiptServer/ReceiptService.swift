@@ -115,13 +115,15 @@ struct ReceiptService: Sendable {
 }
 
 extension ReceiptService.Outcome {
-    /// Why a genuine receipt is refused by this server's rules (its code, its verifyReceipt
-    /// status and the reason), the same on every route and on the page; nil otherwise.
-    var refusal: (code: String, status: VerifyReceiptResponse.Status, reason: String)? {
+    /// Why a receipt is refused (unreadable, not genuine, or genuine but refused by this server's
+    /// rules), the same on every route and on the page; nil when it is accepted.
+    var refusal: Refusal? {
         switch self {
+        case .rejected(let error):
+            return Refusal(error)
         case .bundleNotAccepted(let verified):
-            return ("bundleNotAccepted", .notAuthenticated,
-                    "bundle identifier \(verified.receipt.bundleID ?? "none") is not accepted by this server")
+            return Self.notAccepted("bundleNotAccepted", .notAuthenticated,
+                                    "bundle identifier \(verified.receipt.bundleID ?? "none") is not accepted by this server")
         case .otherEnvironment(let verified, let status):
             let type = verified.receipt.receiptType.map { "receipt type \($0)" } ?? "no receipt type"
             let reason = switch status {
@@ -129,9 +131,14 @@ extension ReceiptService.Outcome {
             case .productionReceiptInSandbox: "a production receipt (\(type)); this server serves the sandbox"
             default: "the receipt's environment cannot be placed (\(type))"
             }
-            return ("otherEnvironment", status, reason)
-        case .accepted, .rejected:
+            return Self.notAccepted("otherEnvironment", status, reason)
+        case .accepted:
             return nil
         }
+    }
+
+    /// 422: genuine, but not for this server.
+    private static func notAccepted(_ code: String, _ status: VerifyReceiptResponse.Status, _ reason: String) -> Refusal {
+        Refusal(.unprocessableContent, code: code, reason: reason, receiptStatus: status.rawValue, verdict: .notAccepted)
     }
 }

@@ -10,18 +10,18 @@ extension ServerLedger {
     /// - `GET /v1/users/{user}/credits?limit=N`: a user's credits.
     /// - `GET /v1/revoked?limit=N`: credits whose transaction was refunded or revoked.
     func addRoutes<Context: RequestContext>(to router: Router<Context>, service: ReceiptService) {
-        let routes = router.group().add(middleware: LedgerMiddleware(token: token))
+        let routes = router.group().add(middleware: LedgerTokenMiddleware(token: token))
         let ledger = self.ledger
 
         routes.post(RouterPath(ReceiptService.creditsRoute)) { request, context in
             let body = try await readBody(request, limit: service.configuration.maximumBodySize)
             let credit = try CreditRequest(body: body)
             let logger = context.logger
-            guard let verification = await service.gated(body, { service.verifyCredit(credit, body: body, logger: logger) }) else {
-                return TypedResponse.busy(service.gate)
+            guard let verification = await service.gated(body, { service.verifyCredit(credit, logger: logger) }) else {
+                throw Refusal.busy(service.gate)
             }
             // A refused input touches nothing: only verified transactions reach the ledger.
-            guard let transactions = verification.transactions else { return verification.refusal }
+            guard let transactions = verification.transactions else { throw verification.refusal! }
             let outcome = try await ledger.credit(user: credit.user, transactions: transactions, requested: credit.transactionId)
             return LedgerResponse.credit(outcome, user: credit.user)
         }
