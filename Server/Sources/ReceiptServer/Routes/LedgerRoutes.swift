@@ -2,19 +2,23 @@ import Foundation
 import Hummingbird
 import ReceiptLedger
 
-extension ServerLedger {
-    /// The ledger routes, each behind the token (``LedgerMiddleware``):
-    /// - `POST /v1/credits`: verify a receipt or a transaction, record it, credit a user.
-    /// - `PUT /v1/users/{user}`: bind a user to the appAccountToken their app sets.
-    /// - `GET /v1/uncredited?olderThan=SECONDS&limit=N`: the missed orders.
-    /// - `GET /v1/users/{user}/credits?limit=N`: a user's credits.
-    /// - `GET /v1/revoked?limit=N`: credits whose transaction was refunded or revoked.
-    func addRoutes<Context: RequestContext>(to router: Router<Context>, service: ReceiptService) {
-        let routes = router.group().add(middleware: LedgerTokenMiddleware(token: token))
-        let ledger = self.ledger
+/// The credit ledger's routes, each behind the ledger token (``LedgerTokenMiddleware``):
+/// - `POST /v1/credits`: verify a receipt or a transaction, record it, credit a user.
+/// - `PUT /v1/users/{user}`: bind a user to the appAccountToken their app sets.
+/// - `GET /v1/uncredited?olderThan=SECONDS&limit=N`: the missed orders.
+/// - `GET /v1/users/{user}/credits?limit=N`: a user's credits.
+/// - `GET /v1/revoked?limit=N`: credits whose transaction was refunded or revoked.
+struct LedgerRoutes {
+    let service: ReceiptService
+    let ledger: ServerLedger
+
+    var routes: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self).add(middleware: LedgerTokenMiddleware(token: ledger.token))
+        let service = self.service
+        let ledger = self.ledger.ledger
 
         routes.post(RouterPath(ReceiptService.creditsRoute)) { request, context in
-            let body = try await readBody(request, limit: service.configuration.maximumBodySize)
+            let body = try await service.readBody(request)
             let credit = try CreditRequest(body: body)
             let logger = context.logger
             guard let verification = await service.gated(body, { service.verifyCredit(credit, logger: logger) }) else {
@@ -28,7 +32,7 @@ extension ServerLedger {
 
         routes.put("v1/users/:user") { request, context in
             let user = try LedgerUserID.fromPath(context.parameters.get("user"))
-            let body = try await readBody(request, limit: service.configuration.maximumBodySize)
+            let body = try await service.readBody(request)
             let token = try AppAccountTokenBinding.appAccountToken(in: body)
             try await ledger.bind(user: user, appAccountToken: token)
             return LedgerResponse.binding(user: user, appAccountToken: token.uuidString.lowercased())
@@ -50,5 +54,6 @@ extension ServerLedger {
             let query = try LedgerListingQuery(request.uri)
             return LedgerResponse.credits(try await ledger.revokedCredits(limit: query.limit), listedAs: "revoked")
         }
+        return routes
     }
 }
