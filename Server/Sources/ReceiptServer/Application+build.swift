@@ -12,8 +12,12 @@ typealias AppRequestContext = BasicRequestContext
 /// ``ServerConfiguration/maximumConcurrentVerifications`` at once; a request that waits longer
 /// than ``ServerConfiguration/verificationTimeoutSeconds`` for its turn gets 503 with status
 /// 21005. `/health` does not wait.
-public func buildApplication(_ configuration: ServerConfiguration, ledger: ServerLedger? = nil, logger: Logger) -> some ApplicationProtocol {
-    let service = ReceiptService(configuration: configuration)
+///
+/// - Parameter metrics: where the server counts, served at `GET /metrics`; one registry per
+///   application, so that tests read the metrics of the server they started.
+public func buildApplication(_ configuration: ServerConfiguration, ledger: ServerLedger? = nil, metrics: ServerMetrics = ServerMetrics(),
+                             logger: Logger) -> some ApplicationProtocol {
+    let service = ReceiptService(configuration: configuration, metrics: metrics)
     return Application(
         router: buildRouter(service: service, ledger: ledger),
         server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
@@ -28,19 +32,21 @@ public func buildApplication(_ configuration: ServerConfiguration, ledger: Serve
 }
 
 /// Every route, grouped by what it serves:
-/// - ``HealthRoutes``: `GET /health`.
+/// - ``OperationsRoutes``: `GET /health` and `GET /metrics`.
 /// - ``VerificationRoutes``: `POST /verifyReceipt` (Apple's format) and `POST /v1/receipts`.
 /// - ``StoreKitRoutes``: `POST /v2/notifications` and `POST /v1/transactions`.
 /// - ``PageRoutes``: the support page, `GET /` and `POST /`, and `POST /ledger` with a ledger.
 /// - ``LedgerRoutes``, with a ledger: `/v1/credits`, `/v1/users/...`, the listings; without one
 ///   they answer 404.
 ///
-/// Whatever a route throws is answered by ``RefusalMiddleware`` as a ``Refusal``.
+/// Whatever a route throws is answered by ``RefusalMiddleware`` as a ``Refusal``; every answer
+/// is counted by ``RequestMetricsMiddleware``.
 func buildRouter(service: ReceiptService, ledger: ServerLedger?) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: LogRequestsMiddleware(.debug))
+    router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
     router.add(middleware: RefusalMiddleware())
-    router.addRoutes(HealthRoutes().routes)
+    router.addRoutes(OperationsRoutes(metrics: service.metrics).routes)
     router.addRoutes(VerificationRoutes(service: service).routes)
     router.addRoutes(StoreKitRoutes(service: service, ledger: ledger).routes)
     router.addRoutes(PageRoutes(service: service, ledger: ledger).routes)

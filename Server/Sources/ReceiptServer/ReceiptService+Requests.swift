@@ -20,15 +20,15 @@ extension ReceiptService {
         }
     }
 
-    /// A route's verification of its body: read within the size limit, `verify` (which logs) run
-    /// under the verification gate; ``Refusal/busy(_:)`` when no slot freed up in time.
+    /// `route`'s verification of its body: read within the size limit, `verify` (which logs)
+    /// run under the verification gate; ``Refusal/busy(_:)`` when no slot freed up in time.
     func gatedVerification<Outcome: Sendable>(
-        of request: Request, _ context: some RequestContext,
+        of request: Request, _ context: some RequestContext, route: String,
         _ verify: @escaping @Sendable (_ body: [UInt8], _ logger: Logger) -> Outcome
     ) async throws -> Outcome {
         let body = try await readBody(request)
         let logger = context.logger
-        guard let outcome = await gated(body, { verify(body, logger) }) else { throw Refusal.busy(gate) }
+        guard let outcome = await gated(body, route: route, { verify(body, logger) }) else { throw Refusal.busy(gate) }
         return outcome
     }
 }

@@ -58,6 +58,7 @@ extension ReceiptService {
     /// UUID, type and subtype when there is one (as claimed, when refused; the log handler
     /// escapes every value).
     func log(_ outcome: SignedDataOutcome, route: String, logger: Logger) {
+        metrics.countVerification(route: route, code: outcome.refusal?.code ?? "verified")
         var metadata: Logger.Metadata = ["route": .string(route), "tokens": .stringConvertible(outcome.inspections.count)]
         let notification = outcome.notification
         // On the notifications route every record names them, "-" when the body holds none.

@@ -11,7 +11,7 @@ struct RefusalMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             let refusal = Refusal(error)
             // The route pattern, never the request's path: the path is the client's text.
-            let route = context.endpointPath ?? "unmatched"
+            let route = ServerMetrics.routeLabel(context.endpointPath)
             if refusal.code == "internalError" {
                 context.logger.error("request failed", metadata: ["route": .string(route), "error": .string("\(error)")])
             } else if case .storageUnavailable? = error as? LedgerError {

@@ -16,17 +16,20 @@ struct LedgerRoutes {
         let routes = RouteCollection(context: AppRequestContext.self).add(middleware: LedgerTokenMiddleware(token: ledger.token))
         let service = self.service
         let ledger = self.ledger.ledger
+        let metrics = service.metrics
 
         routes.post(RouterPath(ReceiptService.creditsRoute)) { request, context in
             let body = try await service.readBody(request)
             let credit = try CreditRequest(body: body)
             let logger = context.logger
-            guard let verification = await service.gated(body, { service.verifyCredit(credit, logger: logger) }) else {
+            guard let verification = await service.gated(body, route: ReceiptService.creditsRoute, { service.verifyCredit(credit, logger: logger) }) else {
                 throw Refusal.busy(service.gate)
             }
             // A refused input touches nothing: only verified transactions reach the ledger.
             guard let transactions = verification.transactions else { throw verification.refusal! }
-            let outcome = try await ledger.credit(user: credit.user, transactions: transactions, requested: credit.transactionId)
+            let outcome = try await metrics.ledgerOperation("credit") { () async throws(LedgerError) in
+                try await ledger.credit(user: credit.user, transactions: transactions, requested: credit.transactionId)
+            }
             return LedgerResponse.credit(outcome, user: credit.user)
         }
 
@@ -34,25 +37,33 @@ struct LedgerRoutes {
             let user = try LedgerUserID.fromPath(context.parameters.get("user"))
             let body = try await service.readBody(request)
             let token = try AppAccountTokenBinding.appAccountToken(in: body)
-            try await ledger.bind(user: user, appAccountToken: token)
+            try await metrics.ledgerOperation("bind") { () async throws(LedgerError) in try await ledger.bind(user: user, appAccountToken: token) }
             return LedgerResponse.binding(user: user, appAccountToken: token.uuidString.lowercased())
         }
 
         routes.get("v1/uncredited") { request, _ in
             let query = try LedgerListingQuery(request.uri, acceptsOlderThan: true)
-            let rows = try await ledger.uncredited(olderThan: TimeInterval(query.olderThanSeconds), limit: query.limit)
+            let rows = try await metrics.ledgerOperation("uncredited") { () async throws(LedgerError) in
+                try await ledger.uncredited(olderThan: TimeInterval(query.olderThanSeconds), limit: query.limit)
+            }
             return LedgerResponse.uncredited(rows)
         }
 
         routes.get("v1/users/:user/credits") { request, context in
             let user = try LedgerUserID.fromPath(context.parameters.get("user"))
             let query = try LedgerListingQuery(request.uri)
-            return LedgerResponse.credits(try await ledger.credits(of: user, limit: query.limit), listedAs: "credits", user: user)
+            let credits = try await metrics.ledgerOperation("credits") { () async throws(LedgerError) in
+                try await ledger.credits(of: user, limit: query.limit)
+            }
+            return LedgerResponse.credits(credits, listedAs: "credits", user: user)
         }
 
         routes.get("v1/revoked") { request, _ in
             let query = try LedgerListingQuery(request.uri)
-            return LedgerResponse.credits(try await ledger.revokedCredits(limit: query.limit), listedAs: "revoked")
+            let revoked = try await metrics.ledgerOperation("revoked") { () async throws(LedgerError) in
+                try await ledger.revokedCredits(limit: query.limit)
+            }
+            return LedgerResponse.credits(revoked, listedAs: "revoked")
         }
         return routes
     }

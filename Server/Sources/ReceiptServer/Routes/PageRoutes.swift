@@ -25,7 +25,7 @@ struct PageRoutes {
             let input = Array(pasted.utf8)
             let logger = context.logger
             // The same router as receipt-dump's: a token or a JSON body of tokens, else a receipt.
-            let result: SupportPage.Result? = await service.gated(body) {
+            let result: SupportPage.Result? = await service.gated(body, route: "page") {
                 if SignedDataInput.isSignedData(input) {
                     let outcome = service.inspectPasted(signedData: input)
                     service.log(outcome, route: "page", logger: logger)

@@ -1,4 +1,5 @@
 import Hummingbird
+import ReceiptLedger
 
 /// The StoreKit 2 routes:
 /// - `POST /v2/notifications`: App Store Server Notifications V2 (`{"signedPayload": ...}`) →
@@ -16,17 +17,21 @@ struct StoreKitRoutes {
         let ledger = self.ledger
 
         routes.post(RouterPath(ReceiptService.notificationsRoute)) { request, context in
-            let outcome = try await service.gatedVerification(of: request, context) { body, logger in
+            let outcome = try await service.gatedVerification(of: request, context, route: ReceiptService.notificationsRoute) { body, logger in
                 let outcome = service.verifyNotification(body: body)
                 service.log(outcome, route: ReceiptService.notificationsRoute, logger: logger)
                 return outcome
             }
-            try await ledger?.record(notification: outcome)
+            if let ledger {
+                try await service.metrics.ledgerOperation("recordNotification") { () async throws(LedgerError) in
+                    try await ledger.record(notification: outcome)
+                }
+            }
             return try SignedDataResponse.notification(outcome)
         }
 
         routes.post("v1/transactions") { request, context in
-            let outcome = try await service.gatedVerification(of: request, context) { body, logger in
+            let outcome = try await service.gatedVerification(of: request, context, route: "v1/transactions") { body, logger in
                 let outcome = service.verifyTransactions(body: body)
                 service.log(outcome, route: "v1/transactions", logger: logger)
                 return outcome

@@ -14,14 +14,14 @@ struct VerificationRoutes {
         routes.post("verifyReceipt") { request, context in
             let body = try await service.readBody(request)
             let logger = context.logger
-            guard let answer = await service.gated(body, { service.verifyReceipt(body: body, logger: logger) }) else {
+            guard let answer = await service.gated(body, route: "verifyReceipt", { service.verifyReceipt(body: body, logger: logger) }) else {
                 throw Refusal.busy(service.gate)
             }
             return Response.json(body: answer)
         }
 
         routes.post("v1/receipts") { request, context in
-            let outcome = try await service.gatedVerification(of: request, context) { body, logger in
+            let outcome = try await service.gatedVerification(of: request, context, route: "v1/receipts") { body, logger in
                 let outcome = service.verify(body)
                 service.log(outcome, route: "v1/receipts", logger: logger)
                 return outcome
