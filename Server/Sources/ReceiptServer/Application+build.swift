@@ -32,7 +32,7 @@ public func buildApplication(_ configuration: ServerConfiguration, ledger: Serve
 }
 
 /// Every route, grouped by what it serves:
-/// - ``OperationsRoutes``: `GET /health` and `GET /metrics`.
+/// - ``OperationsRoutes``: `GET /health`, `GET /health/ready` and `GET /metrics`.
 /// - ``VerificationRoutes``: `POST /verifyReceipt` (Apple's format) and `POST /v1/receipts`.
 /// - ``StoreKitRoutes``: `POST /v2/notifications` and `POST /v1/transactions`.
 /// - ``PageRoutes``: the support page, `GET /` and `POST /`, and `POST /ledger` with a ledger.
@@ -46,7 +46,7 @@ func buildRouter(service: ReceiptService, ledger: ServerLedger?) -> Router<AppRe
     router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
     router.add(middleware: RefusalMiddleware())
-    router.addRoutes(OperationsRoutes(metrics: service.metrics).routes)
+    router.addRoutes(OperationsRoutes(metrics: service.metrics, readiness: Readiness(ledger: ledger?.ledger)).routes)
     router.addRoutes(VerificationRoutes(service: service).routes)
     router.addRoutes(StoreKitRoutes(service: service, ledger: ledger).routes)
     router.addRoutes(PageRoutes(service: service, ledger: ledger).routes)

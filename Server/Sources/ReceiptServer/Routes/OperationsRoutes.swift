@@ -4,18 +4,31 @@ import NIOCore
 /// What operators and their tools ask of the server, answered on the event loop without waiting
 /// for a verification slot:
 /// - `GET /health` → `{"status":"ok"}`: liveness only.
+/// - `GET /health/ready` → `{"status":"ready"}`, or 503 with the reason when the ledger's
+///   database cannot be reached within the deadline (``Readiness``).
 /// - `GET /metrics`: Prometheus text (``ServerMetrics``).
 struct OperationsRoutes {
     let metrics: ServerMetrics
+    let readiness: Readiness
 
     var routes: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         let metrics = self.metrics
+        let readiness = self.readiness
 
         routes.get("health") { _, _ in
             Response.json { json in
                 json.beginObject()
                 json.member("status", "ok")
+                json.endObject()
+            }
+        }
+
+        routes.get("health/ready") { _, context in
+            if let refusal = await readiness.check(logger: context.logger) { throw refusal }
+            return Response.json { json in
+                json.beginObject()
+                json.member("status", "ready")
                 json.endObject()
             }
         }
