@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import NIOCore
 
@@ -7,6 +8,8 @@ import NIOCore
 /// - `GET /health/ready` → `{"status":"ready"}`, or 503 with the reason when the ledger's
 ///   database cannot be reached within the deadline (``Readiness``).
 /// - `GET /metrics`: Prometheus text (``ServerMetrics``).
+/// - `GET /openapi.yaml`: the OpenAPI 3.1 document of every route (`openapi.yaml`, this
+///   target's resource), read once when the routes are built.
 struct OperationsRoutes {
     let metrics: ServerMetrics
     let readiness: Readiness
@@ -15,6 +18,7 @@ struct OperationsRoutes {
         let routes = RouteCollection(context: AppRequestContext.self)
         let metrics = self.metrics
         let readiness = self.readiness
+        let document = Self.openAPIDocument()
 
         routes.get("health") { _, _ in
             Response.json { json in
@@ -37,6 +41,17 @@ struct OperationsRoutes {
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
+        routes.get("openapi.yaml") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"], body: .init(byteBuffer: document))
+        }
         return routes
+    }
+
+    /// The checked-in document, as the package ships it beside the binary.
+    static func openAPIDocument() -> ByteBuffer {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"), let data = try? Data(contentsOf: url) else {
+            preconditionFailure("openapi.yaml is missing from the ReceiptServer resources")
+        }
+        return ByteBuffer(bytes: data)
     }
 }
