@@ -20,6 +20,11 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The credit ledger's shared store, for several receipt-server processes on several machines.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        // GET /metrics: the metrics API, and a Prometheus registry per application behind it.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Tests only: reads Server/openapi.yaml to compare it with the router.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // The credit ledger (issue 16): its rules and its storage, apart from HTTP so that they are
@@ -47,7 +52,11 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            // The OpenAPI document of every route, served at GET /openapi.yaml.
+            resources: [.copy("openapi.yaml")]
         ),
         .executableTarget(
             name: "receipt-server",
@@ -69,6 +78,7 @@ let package = Package(
                 "ReceiptLedger",
                 "receipt-server",  // the command's options, parsed as on a command line
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
     ]

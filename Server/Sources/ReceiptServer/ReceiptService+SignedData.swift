@@ -14,7 +14,7 @@ extension ReceiptService {
     func verifyNotification(body: [UInt8]) -> SignedDataOutcome {
         // Apple posts a JSON object; a bare token is someone else's request, refused unread.
         guard body.first(where: { !Self.isJSONWhitespace($0) }) == UInt8(ascii: "{") else {
-            return SignedDataOutcome(refusal: .init(member: nil, verdict: .unreadable, code: ReceiptError.Code.invalidJSON.name,
+            return SignedDataOutcome(refusal: .signedData(member: nil, verdict: .unreadable, code: ReceiptError.Code.invalidJSON.name,
                                                     reason: "the body is not a JSON object; Apple posts {\"signedPayload\": \"...\"}"))
         }
         let options = InspectionOptions(decodesUnverified: true, summarizesCertificates: false)
@@ -22,7 +22,7 @@ extension ReceiptService {
         outcome.refuse { inspections in
             guard !inspections.contains(where: { $0.member == "signedPayload" }) else { return nil }
             let members = inspections.compactMap(\.member).joined(separator: ", ")
-            return .init(member: nil, verdict: .notVerified, code: ReceiptError.Code.wrongKind.name,
+            return .signedData(member: nil, verdict: .notVerified, code: ReceiptError.Code.wrongKind.name,
                          reason: "the body holds no signedPayload, only \(members); post App Store Server API answers to /v1/transactions")
         }
         return outcome
@@ -37,11 +37,11 @@ extension ReceiptService {
         outcome.refuse { inspections in
             if let other = inspections.first(where: { $0.kind != .transaction && $0.kind != .renewalInfo }) {
                 let route = other.kind == .notification ? "/\(ReceiptService.notificationsRoute)" : "no route of this server"
-                return .init(member: other.member, verdict: .notVerified, code: ReceiptError.Code.wrongKind.name,
+                return .signedData(member: other.member, verdict: .notVerified, code: ReceiptError.Code.wrongKind.name,
                              reason: "a token of kind \(other.kind?.rawValue ?? "none") where transactions are expected; it belongs to \(route)")
             }
             guard !inspections.contains(where: { $0.kind == .transaction }) else { return nil }
-            return .init(member: nil, verdict: .notVerified, code: ReceiptError.Code.wrongKind.name,
+            return .signedData(member: nil, verdict: .notVerified, code: ReceiptError.Code.wrongKind.name,
                          reason: "the body holds renewal info and no transaction; renewal info names no app, so send it with its signedTransactionInfo")
         }
         return outcome
@@ -58,6 +58,7 @@ extension ReceiptService {
     /// UUID, type and subtype when there is one (as claimed, when refused; the log handler
     /// escapes every value).
     func log(_ outcome: SignedDataOutcome, route: String, logger: Logger) {
+        metrics.countVerification(route: route, code: outcome.refusal?.code ?? "verified")
         var metadata: Logger.Metadata = ["route": .string(route), "tokens": .stringConvertible(outcome.inspections.count)]
         let notification = outcome.notification
         // On the notifications route every record names them, "-" when the body holds none.

@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import NIOCore
 import ReceiptParser
@@ -8,23 +9,30 @@ struct ReceiptService: Sendable {
     let configuration: ServerConfiguration
     /// Where verifications run: off the event loops, a bounded number at once.
     let gate: VerificationGate
+    /// What the server counts (``ServerMetrics``).
+    let metrics: ServerMetrics
 
-    init(configuration: ServerConfiguration) {
+    init(configuration: ServerConfiguration, metrics: ServerMetrics = ServerMetrics()) {
         self.configuration = configuration
+        self.metrics = metrics
         gate = VerificationGate(limit: configuration.maximumConcurrentVerifications,
-                                timeout: .milliseconds(Int64(configuration.verificationTimeoutSeconds * 1000)))
+                                timeout: .milliseconds(Int64(configuration.verificationTimeoutSeconds * 1000)),
+                                waits: metrics.gateWaits, refusals: metrics.gateRefusals)
     }
 
     /// verifyReceipt's status for "the receipt server was temporarily unable to provide the
     /// receipt", answered when no verification slot frees up within the time budget.
     static let busyStatus: Int64 = 21005
 
-    /// `work` (which reads `body`) run under the verification gate; nil when no slot freed up
-    /// within the time budget.
-    func gated<Result: Sendable>(_ body: [UInt8], _ work: @escaping @Sendable () -> Result) async -> Result? {
-        await gate.run(onTheCallersThread: body.count <= configuration.inlineBodySize) { [configuration] in
+    /// `work` (which reads `body`) run under the verification gate, its time in the slot
+    /// recorded for `route`; nil when no slot freed up within the time budget.
+    func gated<Result: Sendable>(_ body: [UInt8], route: String, _ work: @escaping @Sendable () -> Result) async -> Result? {
+        await gate.run(onTheCallersThread: body.count <= configuration.inlineBodySize) { [configuration, metrics] in
+            let start = DispatchTime.now().uptimeNanoseconds
             configuration.beforeVerification?(body)
-            return work()
+            let result = work()
+            metrics.recordVerification(route: route, nanoseconds: Int64(DispatchTime.now().uptimeNanoseconds - start))
+            return result
         }
     }
 
@@ -88,7 +96,9 @@ struct ReceiptService: Sendable {
         }
     }
 
+    /// One record per receipt, and its outcome counted for `route`.
     func log(_ outcome: Outcome, route: String, logger: Logger) {
+        metrics.countVerification(route: route, code: outcome.refusal?.code ?? "verified")
         switch outcome {
         case .accepted(let verified):
             logger.info("receipt verified", metadata: [
@@ -115,13 +125,15 @@ struct ReceiptService: Sendable {
 }
 
 extension ReceiptService.Outcome {
-    /// Why a genuine receipt is refused by this server's rules (its code, its verifyReceipt
-    /// status and the reason), the same on every route and on the page; nil otherwise.
-    var refusal: (code: String, status: VerifyReceiptResponse.Status, reason: String)? {
+    /// Why a receipt is refused (unreadable, not genuine, or genuine but refused by this server's
+    /// rules), the same on every route and on the page; nil when it is accepted.
+    var refusal: Refusal? {
         switch self {
+        case .rejected(let error):
+            return Refusal(error)
         case .bundleNotAccepted(let verified):
-            return ("bundleNotAccepted", .notAuthenticated,
-                    "bundle identifier \(verified.receipt.bundleID ?? "none") is not accepted by this server")
+            return Self.notAccepted("bundleNotAccepted", .notAuthenticated,
+                                    "bundle identifier \(verified.receipt.bundleID ?? "none") is not accepted by this server")
         case .otherEnvironment(let verified, let status):
             let type = verified.receipt.receiptType.map { "receipt type \($0)" } ?? "no receipt type"
             let reason = switch status {
@@ -129,9 +141,14 @@ extension ReceiptService.Outcome {
             case .productionReceiptInSandbox: "a production receipt (\(type)); this server serves the sandbox"
             default: "the receipt's environment cannot be placed (\(type))"
             }
-            return ("otherEnvironment", status, reason)
-        case .accepted, .rejected:
+            return Self.notAccepted("otherEnvironment", status, reason)
+        case .accepted:
             return nil
         }
+    }
+
+    /// 422: genuine, but not for this server.
+    private static func notAccepted(_ code: String, _ status: VerifyReceiptResponse.Status, _ reason: String) -> Refusal {
+        Refusal(.unprocessableContent, code: code, reason: reason, receiptStatus: status.rawValue, verdict: .notAccepted)
     }
 }

@@ -5,16 +5,10 @@ import ReceiptParser
 /// accepted only when every signed member verified, passed the expectations, is of an app this
 /// server serves, and agrees with the other members.
 struct SignedDataOutcome: Sendable {
-    /// Why an input is refused: the member at fault (nil for a bare token or the body itself),
-    /// the verdict, a ``ReceiptError/Code`` name and a reason for people.
-    struct Refusal: Sendable, Hashable {
-        let member: String?
-        let verdict: Verdict
-        let code: String
-        let reason: String
-    }
-
     let inspections: [SignedDataInspection]
+    /// Why the input is refused (``Refusal/signedData(member:verdict:code:reason:)``): the member
+    /// at fault (nil for a bare token or the body itself), the verdict, a ``ReceiptError/Code``
+    /// name and a reason for people; nil when it is accepted.
     private(set) var refusal: Refusal?
 
     init(_ inspections: [SignedDataInspection], configuration: ServerConfiguration) {
@@ -59,12 +53,12 @@ struct SignedDataOutcome: Sendable {
     private static func firstRefusal(in inspections: [SignedDataInspection], configuration: ServerConfiguration) -> Refusal? {
         for inspection in inspections {
             if let failure = inspection.failure {
-                return Refusal(member: inspection.member, verdict: inspection.verdict, code: failure.code.name, reason: failure.reason)
+                return Refusal.signedData(member: inspection.member, verdict: inspection.verdict, code: failure.code.name, reason: failure.reason)
             }
             guard let payload = inspection.decoded, payload.kind != .renewalInfo,
                   !configuration.accepts(bundleID: payload.bundleId) else { continue }
             let accepted = configuration.acceptedBundleIDs.sorted().map(\.text).joined(separator: ", ")
-            return Refusal(member: inspection.member, verdict: .notAccepted, code: ReceiptError.Code.appIdentityMismatch.name,
+            return Refusal.signedData(member: inspection.member, verdict: .notAccepted, code: ReceiptError.Code.appIdentityMismatch.name,
                            reason: "bundle-id: expected one of \(accepted), the data has \(quoted(payload.bundleId))")
         }
         return nil
@@ -89,7 +83,7 @@ struct SignedDataOutcome: Sendable {
         for (member, payload) in payloads {
             guard case .renewalInfo(let renewal) = payload,
                   renewal.originalTransactionId.map({ originals.contains(ExactIdentifier($0)) }) != true else { continue }
-            return Refusal(member: member, verdict: .notVerified, code: ReceiptError.Code.appIdentityMismatch.name,
+            return Refusal.signedData(member: member, verdict: .notVerified, code: ReceiptError.Code.appIdentityMismatch.name,
                            reason: "its originalTransactionId \(quoted(renewal.originalTransactionId)) is not that of a transaction in the body")
         }
         return nil
@@ -100,7 +94,7 @@ struct SignedDataOutcome: Sendable {
         let named = payloads.compactMap { member, payload in value(payload).map { (member: member, value: $0) } }
         guard let first = named.first else { return nil }
         guard let other = named.first(where: { ExactIdentifier($0.value) != ExactIdentifier(first.value) }) else { return nil }
-        return Refusal(member: other.member, verdict: .notVerified, code: code.name,
+        return Refusal.signedData(member: other.member, verdict: .notVerified, code: code.name,
                        reason: "its \(name) \(quoted(other.value)) is not \(first.member ?? "the first token")'s \(quoted(first.value))")
     }
 

@@ -65,7 +65,7 @@ enum SupportPage {
         case .otherEnvironment(let receipt, _), .bundleNotAccepted(let receipt):
             verified = receipt
             let refusal = outcome.refusal!
-            let line = SupportView.verdictLine(.notAccepted, code: String(refusal.status.rawValue), reason: refusal.reason)
+            let line = SupportView.verdictLine(.notAccepted, code: String(refusal.receiptStatus ?? 0), reason: refusal.reason)
             text += "<p id=\"verdict\" class=\"failed\">\(escape(line.headline + line.detail))</p>\n"
         case .accepted(let receipt):
             verified = receipt
@@ -98,7 +98,7 @@ enum SupportPage {
         let line: (headline: String, detail: String)
         if let refusal = outcome.refusal {
             let reason = refusal.member.map { "\($0): \(refusal.reason)" } ?? refusal.reason
-            line = SupportView.verdictLine(refusal.verdict, code: refusal.code, reason: reason)
+            line = SupportView.verdictLine(refusal.verdict ?? .notVerified, code: refusal.code, reason: reason)
         } else {
             line = SupportView.verdictLine(.verified, report: try? outcome.inspections.first?.verification?.get())
         }
@@ -132,7 +132,7 @@ enum SupportPage {
     /// The value of a field in an `application/x-www-form-urlencoded` body; nil when absent.
     /// Names are decoded and compared byte for byte, and a field named twice is refused, as
     /// duplicate JSON keys are: two readers could take different ones.
-    static func formValue(named name: String, in body: [UInt8]) throws -> String? {
+    static func formValue(named name: String, in body: [UInt8]) throws(Refusal) -> String? {
         func decoded(_ part: Substring) -> String? {
             String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
         }
@@ -142,8 +142,7 @@ enum SupportPage {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, let key = decoded(parts[0]), key.utf8.elementsEqual(name.utf8) else { continue }
             guard found == nil else {
-                throw ServerError(status: .badRequest, receiptStatus: VerifyReceiptResponse.Status.malformed.rawValue,
-                                  message: "the form names \"\(name)\" twice")
+                throw Refusal.invalid(member: name, "the form names \"\(name)\" twice")
             }
             found = decoded(parts[1]) ?? ""
         }

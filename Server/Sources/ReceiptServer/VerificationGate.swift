@@ -1,3 +1,4 @@
+import CoreMetrics
 import NIOConcurrencyHelpers
 import NIOPosix
 import ServiceLifecycle
@@ -15,6 +16,9 @@ final class VerificationGate: Sendable {
     let timeout: Duration
     private let pool: NIOThreadPool
     private let state: NIOLockedValueBox<State>
+    /// Counted when a request has to wait for a slot, and when it gives up waiting.
+    private let waits: CoreMetrics.Counter?
+    private let refusals: CoreMetrics.Counter?
 
     private struct Waiter {
         let id: UInt64
@@ -27,10 +31,12 @@ final class VerificationGate: Sendable {
         var nextID: UInt64 = 0
     }
 
-    init(limit: Int, timeout: Duration) {
+    init(limit: Int, timeout: Duration, waits: CoreMetrics.Counter? = nil, refusals: CoreMetrics.Counter? = nil) {
         precondition(limit > 0, "at least one verification must be able to run")
         self.limit = limit
         self.timeout = timeout
+        self.waits = waits
+        self.refusals = refusals
         pool = NIOThreadPool(numberOfThreads: limit)
         pool.start()
         state = NIOLockedValueBox(State(free: limit))
@@ -66,6 +72,7 @@ final class VerificationGate: Sendable {
                 continuation.resume(returning: true)
                 return
             }
+            waits?.increment()
             Task { [timeout] in
                 try? await Task.sleep(for: timeout)
                 self.expire(id)
@@ -91,7 +98,9 @@ final class VerificationGate: Sendable {
             guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
             return state.waiters.remove(at: index)
         }
-        expired?.continuation.resume(returning: false)
+        guard let expired else { return }
+        refusals?.increment()
+        expired.continuation.resume(returning: false)
     }
 }
 

@@ -19,6 +19,7 @@ enum LedgerFixtures {
     /// `body` run against a server whose ledger is a new SQLite file (or the store `makeStore`
     /// opens at the path given), with the ledger beside it to query directly.
     static func withServer(
+        metrics: ServerMetrics = ServerMetrics(),
         clock: @escaping @Sendable () -> Date = { Date() },
         makeStore: @Sendable (String) throws -> any LedgerStore = { try SQLiteLedgerStore(path: $0) },
         _ change: (inout ServerConfiguration) -> Void = { _ in },
@@ -29,7 +30,7 @@ enum LedgerFixtures {
         defer { try? FileManager.default.removeItem(at: directory) }
         let ledger = Ledger(store: try makeStore(directory.appendingPathComponent("ledger.sqlite").path), now: clock)
         let server = ServerLedger(ledger: ledger, token: try LedgerToken(token))
-        let app = buildApplication(try SignedDataFixtures.configuration(change), ledger: server, logger: ServerTests.logger)
+        let app = buildApplication(try SignedDataFixtures.configuration(change), ledger: server, metrics: metrics, logger: ServerTests.logger)
         try await app.test(.live) { client in try await body(client, ledger) }
     }
 

@@ -89,7 +89,7 @@ struct LedgerNotificationTests {
             await Fixtures.fill(ledger)
             let answer = try await Self.post(client, "notification-revoke.jws")
             #expect(answer.status == 503)
-            #expect(SignedDataFixtures.error(answer.json)["code"] == "storageUnavailable")
+            #expect(RefusalShape.error(answer.json, verification: false)["code"] == "storageUnavailable")
             #expect(try await ledger.uncredited(olderThan: -60, limit: 10_000).allSatisfy { $0.transaction.transactionId.hasPrefix("fill-") })
         }
     }

@@ -36,7 +36,7 @@ struct LedgerRouteTests {
                                                          authorization: authorization)
                     #expect(answer.status == 401, "\(uri) \(authorization ?? "none")")
                     #expect(answer.headers[.wwwAuthenticate] == "Bearer", "\(uri)")
-                    #expect(SignedDataFixtures.error(answer.json)["code"] == "unauthorized", "\(uri)")
+                    #expect(RefusalShape.error(answer.json, verification: false)["code"] == "unauthorized", "\(uri)")
                 }
             }
             // Nothing reached the ledger.
@@ -87,14 +87,14 @@ struct LedgerRouteTests {
             let cancelled = try await Fixtures.send(client, .post, "/v1/credits",
                                                     body: try Fixtures.receiptCredit(user: "bob", #","transactionId":"2000000000000003""#))
             #expect(cancelled.status == 409)
-            #expect(SignedDataFixtures.error(cancelled.json)["code"] == "transactionRevoked")
-            #expect(SignedDataFixtures.error(cancelled.json)["member"] == "transactionId")
+            #expect(RefusalShape.error(cancelled.json, verification: false)["code"] == "transactionRevoked")
+            #expect(RefusalShape.error(cancelled.json, verification: false)["member"] == "transactionId")
 
             let requested = try await Fixtures.send(client, .post, "/v1/credits",
                                                     body: try Fixtures.receiptCredit(user: "bob", #","transactionId":"2000000000000002""#))
             #expect(requested.status == 409)
-            #expect(SignedDataFixtures.error(requested.json)["code"] == "creditedToAnotherUser")
-            #expect(SignedDataFixtures.error(requested.json)["member"] == "transactionId")
+            #expect(RefusalShape.error(requested.json, verification: false)["code"] == "creditedToAnotherUser")
+            #expect(RefusalShape.error(requested.json, verification: false)["member"] == "transactionId")
             #expect(try await ledger.credits(of: "bob").isEmpty)
         }
     }
@@ -104,7 +104,7 @@ struct LedgerRouteTests {
             let missing = try await Fixtures.send(client, .post, "/v1/credits",
                                                   body: try Fixtures.receiptCredit(user: "alice", #","transactionId":"2000000000000009""#))
             #expect(missing.status == 422)
-            #expect(SignedDataFixtures.error(missing.json)["code"] == "transactionNotInInput")
+            #expect(RefusalShape.error(missing.json, verification: false)["code"] == "transactionNotInInput")
             #expect(try await ledger.credits(of: "alice").isEmpty)
             // Seen all the same: the input was verified.
             #expect(try await ledger.uncredited(olderThan: -60).count == 3)
@@ -125,7 +125,7 @@ struct LedgerRouteTests {
                 ("tampered payload", try Fixtures.receiptCredit(user: "alice", receipt: "tampered-payload.receipt"), 422, "signatureInvalid"),
                 ("another root", try Fixtures.receiptCredit(user: "alice", receipt: "wrong-root.receipt"), 422, "untrustedChain"),
                 ("not base64", #"{"user":"alice","receipt-data":"***"}"#, 422, "notBase64"),
-                ("receipt-data not a string", #"{"user":"alice","receipt-data":5}"#, 400, "invalidJSON"),
+                ("a JSON body inside receipt-data", #"{"user":"alice","receipt-data":"{\"receipt-data\":\"MIIB\"}"}"#, 422, "notBase64"),
                 ("forged token", try Fixtures.tokenCredit(user: "alice", "signature-flipped-bit.jws"), 422, "signatureInvalid"),
                 ("unreadable token", #"{"user":"alice","signedTransaction":"abc.def"}"#, 400, "malformedToken"),
                 ("renewal info, not a transaction", try Fixtures.tokenCredit(user: "alice", "renewal-info.jws"), 422, "wrongKind"),
@@ -134,7 +134,7 @@ struct LedgerRouteTests {
             for (label, body, status, code) in cases {
                 let answer = try await Fixtures.send(client, .post, "/v1/credits", body: body)
                 #expect(answer.status == status, "\(label): \(answer.json)")
-                #expect(SignedDataFixtures.error(answer.json)["code"] == code, "\(label): \(answer.json)")
+                #expect(RefusalShape.error(answer.json, verification: true)["code"] == code, "\(label): \(answer.json)")
             }
             #expect(try await ledger.uncredited(olderThan: -60).isEmpty)
             #expect(try await ledger.credits(of: "alice").isEmpty)
@@ -143,7 +143,7 @@ struct LedgerRouteTests {
         try await Fixtures.withServer({ $0.acceptedBundleIDs = ["com.example.other"] }) { client, ledger in
             let answer = try await Fixtures.send(client, .post, "/v1/credits", body: try Fixtures.receiptCredit(user: "alice"))
             #expect(answer.status == 422)
-            #expect(SignedDataFixtures.error(answer.json)["code"] == "bundleNotAccepted")
+            #expect(RefusalShape.error(answer.json, verification: true)["code"] == "bundleNotAccepted")
             #expect(try await ledger.uncredited(olderThan: -60).isEmpty)
         }
     }
@@ -162,6 +162,7 @@ struct LedgerRouteTests {
                 ("no user", #"{"receipt-data":"\#(receipt)"}"#, "user", "invalidRequest"),
                 ("empty user", #"{"user":"","receipt-data":"\#(receipt)"}"#, "user", "invalidRequest"),
                 ("user not a string", #"{"user":7,"receipt-data":"\#(receipt)"}"#, "user", "invalidRequest"),
+                ("receipt-data not a string", #"{"user":"alice","receipt-data":5}"#, "receipt-data", "invalidRequest"),
                 ("user too long", #"{"user":"\#(String(repeating: "é", count: 129))","receipt-data":"\#(receipt)"}"#, "user", "invalidRequest"),
                 ("control in user", #"{"user":"ali\u0007ce","receipt-data":"\#(receipt)"}"#, "user", "invalidRequest"),
                 ("empty transactionId", #"{"user":"alice","receipt-data":"\#(receipt)","transactionId":""}"#, "transactionId", "invalidRequest"),
@@ -169,8 +170,8 @@ struct LedgerRouteTests {
             for (label, body, member, code) in cases {
                 let answer = try await Fixtures.send(client, .post, "/v1/credits", body: body)
                 #expect(answer.status == 400, "\(label): \(answer.json)")
-                #expect(SignedDataFixtures.error(answer.json)["code"] == code, "\(label)")
-                #expect(SignedDataFixtures.error(answer.json)["member"] == member, "\(label)")
+                #expect(RefusalShape.error(answer.json, verification: false)["code"] == code, "\(label)")
+                #expect(RefusalShape.error(answer.json, verification: false)["member"] == member, "\(label)")
             }
             #expect(try await ledger.uncredited(olderThan: -60).isEmpty)
             // 256 bytes is still a user id.
@@ -185,7 +186,7 @@ struct LedgerRouteTests {
         try await Fixtures.withServer { client, ledger in
             let unbound = try await Fixtures.send(client, .post, "/v1/credits", body: try Fixtures.tokenCredit(user: "alice"))
             #expect(unbound.status == 409)
-            #expect(SignedDataFixtures.error(unbound.json)["code"] == "appAccountTokenMismatch")
+            #expect(RefusalShape.error(unbound.json, verification: false)["code"] == "appAccountTokenMismatch")
             #expect(try await ledger.credits(of: "alice").isEmpty)
 
             let bind = try await Fixtures.send(client, .put, "/v1/users/alice", body: #"{"appAccountToken":"7E3FB20B-4CDB-47CC-936D-99D65F608138"}"#)
@@ -197,7 +198,7 @@ struct LedgerRouteTests {
             #expect(other.status == 200)
             let mismatched = try await Fixtures.send(client, .post, "/v1/credits", body: try Fixtures.tokenCredit(user: "bob"))
             #expect(mismatched.status == 409)
-            #expect(SignedDataFixtures.error(mismatched.json)["code"] == "appAccountTokenMismatch")
+            #expect(RefusalShape.error(mismatched.json, verification: false)["code"] == "appAccountTokenMismatch")
 
             let bound = try await Fixtures.send(client, .post, "/v1/credits", body: try Fixtures.tokenCredit(user: "alice"))
             #expect(bound.status == 200)
@@ -224,10 +225,10 @@ struct LedgerRouteTests {
             #expect(try await Fixtures.send(client, .put, "/v1/users/alice", body: body).status == 200)
             let otherToken = try await Fixtures.send(client, .put, "/v1/users/alice", body: #"{"appAccountToken":"00000000-0000-4000-8000-000000000001"}"#)
             #expect(otherToken.status == 409)
-            #expect(SignedDataFixtures.error(otherToken.json)["code"] == "bindingConflict")
+            #expect(RefusalShape.error(otherToken.json, verification: false)["code"] == "bindingConflict")
             let otherUser = try await Fixtures.send(client, .put, "/v1/users/bob", body: body)
             #expect(otherUser.status == 409)
-            #expect(SignedDataFixtures.error(otherUser.json)["code"] == "bindingConflict")
+            #expect(RefusalShape.error(otherUser.json, verification: false)["code"] == "bindingConflict")
 
             let bad: [(String, String?)] = [
                 (#"{"appAccountToken":"not-a-uuid"}"#, "appAccountToken"), (#"{"appAccountToken":7}"#, "appAccountToken"),
@@ -237,7 +238,7 @@ struct LedgerRouteTests {
             for (body, member) in bad {
                 let answer = try await Fixtures.send(client, .put, "/v1/users/carol", body: body)
                 #expect(answer.status == 400, "\(body)")
-                #expect(SignedDataFixtures.error(answer.json)["member"] == member, "\(body)")
+                #expect(RefusalShape.error(answer.json, verification: false)["member"] == member, "\(body)")
             }
         }
     }
@@ -261,7 +262,7 @@ struct LedgerRouteTests {
             for bad in ["/v1/users/%zz/credits", "/v1/users/%FF/credits", "/v1/users/a%07b/credits"] {
                 let answer = try await Fixtures.send(client, .get, bad)
                 #expect(answer.status == 400, "\(bad)")
-                #expect(SignedDataFixtures.error(answer.json)["member"] == "user", "\(bad)")
+                #expect(RefusalShape.error(answer.json, verification: false)["member"] == "user", "\(bad)")
             }
         }
     }
@@ -325,7 +326,7 @@ struct LedgerRouteTests {
             for (uri, member) in bad {
                 let answer = try await Fixtures.send(client, .get, uri)
                 #expect(answer.status == 400, "\(uri)")
-                #expect(SignedDataFixtures.error(answer.json)["member"] == member, "\(uri)")
+                #expect(RefusalShape.error(answer.json, verification: false)["member"] == member, "\(uri)")
             }
             #expect(try await Fixtures.send(client, .get, "/v1/uncredited?limit=10000&olderThan=0").status == 200)
         }
@@ -340,7 +341,7 @@ struct LedgerRouteTests {
             let answer = try await Fixtures.send(client, .post, "/v1/credits", body: try Fixtures.receiptCredit(user: "alice"))
             #expect(answer.status == 503)
             #expect(answer.headers[.retryAfter] == "1")
-            #expect(SignedDataFixtures.error(answer.json)["code"] == "storageUnavailable")
+            #expect(RefusalShape.error(answer.json, verification: false)["code"] == "storageUnavailable")
             #expect(try await ledger.credits(of: "alice").isEmpty)
         }
     }

@@ -115,11 +115,17 @@ struct ServerTests {
             // Bodies over the limit are refused before they are read whole.
             #expect(try await status(String(repeating: "A", count: 70_000)) == (413, 21002))
             #expect(try await status("x", uri: "/v1/receipts") == (422, 21002))
-            #expect(try await status("x", uri: "/no-such-route").0 == 404)
+            // Routing refusals are refusals in the one shape, not verifyReceipt answers.
+            try await client.execute(uri: "/no-such-route?x=%3Cscript%3E", method: .post) { response in
+                #expect(response.status == .notFound)
+                let json = try object(response.body)
+                #expect(RefusalShape.error(json, verification: false)["code"] == "notFound")
+            }
             try await client.execute(uri: "/verifyReceipt", method: .get) { response in
-                #expect(response.status.code >= 400)
-                let status = try object(response.body)["status"] as? Int
-                #expect(status == 21002)
+                #expect(response.status.code == 404 || response.status.code == 405)
+                let json = try object(response.body)
+                let code = RefusalShape.error(json, verification: false)["code"]
+                #expect(code == "notFound" || code == "methodNotAllowed")
             }
             // The server is still up.
             try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }

@@ -40,8 +40,10 @@ enum SignedDataFixtures {
         }
     }
 
-    /// `error` of a refusal: code, member (when named) and reason.
-    static func error(_ json: [String: Any]) -> [String: String] { json["error"] as? [String: String] ?? [:] }
+    /// `error` of a refusal (code, member when named, reason), after checking the one shape.
+    static func error(_ json: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) -> [String: String] {
+        RefusalShape.error(json, sourceLocation: sourceLocation)
+    }
 
     /// The real tokens: `$RECEIPT_PARSER_CORPUS/jws`, else ../shared/corpus/jws.
     static let corpus = Paths.corpus.appendingPathComponent("jws")

@@ -11,7 +11,7 @@ struct LedgerListingQuery {
     var limit = Ledger.defaultLimit
     var olderThanSeconds = 0
 
-    init(_ uri: URI, acceptsOlderThan: Bool = false) throws(LedgerRequestError) {
+    init(_ uri: URI, acceptsOlderThan: Bool = false) throws(Refusal) {
         var named = Set<Substring>()
         for (key, value) in uri.queryParameters {
             guard named.insert(key).inserted else { throw .invalid(member: String(key), "the query names it twice") }
@@ -26,7 +26,7 @@ struct LedgerListingQuery {
         }
     }
 
-    private static func integer(_ text: Substring, _ key: Substring, in range: ClosedRange<Int>) throws(LedgerRequestError) -> Int {
+    private static func integer(_ text: Substring, _ key: Substring, in range: ClosedRange<Int>) throws(Refusal) -> Int {
         guard !text.isEmpty, text.count <= 13, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
               let number = Int(text), range.contains(number) else {
             throw .invalid(member: String(key), "not a whole number in \(range.lowerBound)...\(range.upperBound)")

@@ -4,7 +4,7 @@ enum LedgerUserID {
     static let maximumUTF8Count = 256
 
     /// The id, or why it is refused.
-    static func validated(_ text: String) throws(LedgerRequestError) -> String {
+    static func validated(_ text: String) throws(Refusal) -> String {
         guard !text.isEmpty else { throw .invalid(member: "user", "the user id is empty") }
         guard text.utf8.count <= maximumUTF8Count else {
             throw .invalid(member: "user", "the user id has \(text.utf8.count) UTF-8 bytes; at most \(maximumUTF8Count)")
@@ -17,7 +17,7 @@ enum LedgerUserID {
 
     /// A `{user}` path component: Hummingbird hands it over still percent-encoded, so `a%20b` is
     /// the user `a b` (and `%2F` a `/`, which a path could not carry otherwise).
-    static func fromPath(_ component: String?) throws(LedgerRequestError) -> String {
+    static func fromPath(_ component: String?) throws(Refusal) -> String {
         guard let decoded = component?.removingPercentEncoding else {
             throw .invalid(member: "user", "the user id in the path is not valid percent-encoded UTF-8")
         }

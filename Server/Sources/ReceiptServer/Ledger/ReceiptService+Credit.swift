@@ -29,26 +29,20 @@ extension ReceiptService {
             }
         }
 
-        /// The answer /v1/receipts or /v1/transactions gives a refused input.
-        var refusal: Response {
+        /// Why /v1/receipts or /v1/transactions would refuse the input; nil when it is accepted.
+        var refusal: Refusal? {
             switch self {
-            case .receipt(let outcome): TypedResponse.response(for: outcome)
-            case .signedTransaction(let outcome): SignedDataResponse.transactions(outcome)
+            case .receipt(let outcome): outcome.refusal
+            case .signedTransaction(let outcome): outcome.refusal
             }
         }
     }
 
     /// Verifies a credit's input (run it under the verification gate) and logs the outcome.
-    func verifyCredit(_ request: CreditRequest, body: [UInt8], logger: Logger) -> CreditVerification {
+    func verifyCredit(_ request: CreditRequest, logger: Logger) -> CreditVerification {
         switch request.input {
-        case .receipt:
-            // The body is a verifyReceipt request with more members: its reader decodes receipt-data.
-            let outcome: Outcome
-            do {
-                outcome = verify(try VerifyReceiptRequest.parse(body).receiptData)
-            } catch {
-                outcome = .rejected(error)
-            }
+        case .receipt(let base64):
+            let outcome = verify(Array(base64.utf8))
             log(outcome, route: Self.creditsRoute, logger: logger)
             return .receipt(outcome)
         case .signedTransaction(let token):
@@ -56,7 +50,7 @@ extension ReceiptService {
             // A JSON body inside the string would be several tokens, not the one transaction named.
             outcome.refuse { inspections in
                 inspections.count == 1 && inspections[0].member == nil ? nil
-                    : .init(member: "signedTransaction", verdict: .unreadable, code: ReceiptError.Code.wrongKind.name,
+                    : .signedData(member: "signedTransaction", verdict: .unreadable, code: ReceiptError.Code.wrongKind.name,
                             reason: "signedTransaction is one transaction token (JWS), not a JSON body")
             }
             log(outcome, route: Self.creditsRoute, logger: logger)

@@ -1,0 +1,70 @@
+import Foundation
+import Hummingbird
+import ReceiptLedger
+
+/// The credit ledger's routes, each behind the ledger token (``LedgerTokenMiddleware``):
+/// - `POST /v1/credits`: verify a receipt or a transaction, record it, credit a user.
+/// - `PUT /v1/users/{user}`: bind a user to the appAccountToken their app sets.
+/// - `GET /v1/uncredited?olderThan=SECONDS&limit=N`: the missed orders.
+/// - `GET /v1/users/{user}/credits?limit=N`: a user's credits.
+/// - `GET /v1/revoked?limit=N`: credits whose transaction was refunded or revoked.
+struct LedgerRoutes {
+    let service: ReceiptService
+    let ledger: ServerLedger
+
+    var routes: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self).add(middleware: LedgerTokenMiddleware(token: ledger.token))
+        let service = self.service
+        let ledger = self.ledger.ledger
+        let metrics = service.metrics
+
+        routes.post(RouterPath(ReceiptService.creditsRoute)) { request, context in
+            let body = try await service.readBody(request)
+            let credit = try CreditRequest(body: body)
+            let logger = context.logger
+            guard let verification = await service.gated(body, route: ReceiptService.creditsRoute, { service.verifyCredit(credit, logger: logger) }) else {
+                throw Refusal.busy(service.gate)
+            }
+            // A refused input touches nothing: only verified transactions reach the ledger.
+            guard let transactions = verification.transactions else { throw verification.refusal! }
+            let outcome = try await metrics.ledgerOperation("credit") { () async throws(LedgerError) in
+                try await ledger.credit(user: credit.user, transactions: transactions, requested: credit.transactionId)
+            }
+            return LedgerResponse.credit(outcome, user: credit.user)
+        }
+
+        routes.put("v1/users/:user") { request, context in
+            let user = try LedgerUserID.fromPath(context.parameters.get("user"))
+            let body = try await service.readBody(request)
+            let token = try AppAccountTokenBinding.appAccountToken(in: body)
+            try await metrics.ledgerOperation("bind") { () async throws(LedgerError) in try await ledger.bind(user: user, appAccountToken: token) }
+            return LedgerResponse.binding(user: user, appAccountToken: token.uuidString.lowercased())
+        }
+
+        routes.get("v1/uncredited") { request, _ in
+            let query = try LedgerListingQuery(request.uri, acceptsOlderThan: true)
+            let rows = try await metrics.ledgerOperation("uncredited") { () async throws(LedgerError) in
+                try await ledger.uncredited(olderThan: TimeInterval(query.olderThanSeconds), limit: query.limit)
+            }
+            return LedgerResponse.uncredited(rows)
+        }
+
+        routes.get("v1/users/:user/credits") { request, context in
+            let user = try LedgerUserID.fromPath(context.parameters.get("user"))
+            let query = try LedgerListingQuery(request.uri)
+            let credits = try await metrics.ledgerOperation("credits") { () async throws(LedgerError) in
+                try await ledger.credits(of: user, limit: query.limit)
+            }
+            return LedgerResponse.credits(credits, listedAs: "credits", user: user)
+        }
+
+        routes.get("v1/revoked") { request, _ in
+            let query = try LedgerListingQuery(request.uri)
+            let revoked = try await metrics.ledgerOperation("revoked") { () async throws(LedgerError) in
+                try await ledger.revokedCredits(limit: query.limit)
+            }
+            return LedgerResponse.credits(revoked, listedAs: "revoked")
+        }
+        return routes
+    }
+}
