@@ -35,6 +35,7 @@ let package = Package(
                 .product(name: "ReceiptParser", package: "ReceiptParser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(

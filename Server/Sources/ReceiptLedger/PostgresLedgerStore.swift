@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import ServiceLifecycle
 
 /// The ledger in PostgreSQL, for several receipt-server processes on several machines sharing one
 /// ledger. Its operations are `DatabaseLedgerStore`'s, the same as SQLite's; the unique keys decide
@@ -83,9 +84,9 @@ public final class PostgresLedgerStore: DatabaseLedgerStore, @unchecked Sendable
     }
 
     /// Runs the client's connection pool until the calling task is cancelled, for a store opened
-    /// with `clientLifetime: .service`: it is `Service.run()` (ServiceLifecycle), so the server
-    /// can add the store to its service group with an empty conformance. With `.ownTask` the store
-    /// runs the pool already, and this only waits for the store's own task to end.
+    /// with `clientLifetime: .service`: this is the store's `Service.run()`, so an application adds
+    /// the store to its service group. With `.ownTask` the store runs the pool already, and this
+    /// only waits for the store's own task to end.
     public func run() async {
         if let running {
             await withTaskCancellationHandler { await running.value } onCancel: { running.cancel() }
@@ -110,3 +111,7 @@ public final class PostgresLedgerStore: DatabaseLedgerStore, @unchecked Sendable
         }
     }
 }
+
+/// A store opened with `clientLifetime: .service` runs its connection pool as a service of the
+/// application's service group.
+extension PostgresLedgerStore: Service {}

@@ -26,7 +26,7 @@ public func buildApplication(_ configuration: ServerConfiguration, ledger: Serve
             serverName: "receipt-server",
             availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)
         ),
-        services: [VerificationGateService(gate: service.gate)],
+        services: [VerificationGateService(gate: service.gate)] + (ledger?.services ?? []),
         logger: logger
     )
 }

@@ -119,7 +119,7 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     func openLedger() async throws -> ServerLedger? {
         guard let options = try ledgerOptions() else { return nil }
         do throws(LedgerError) {
-            return ServerLedger(ledger: Ledger(store: try await options.location.openStore()), token: options.token)
+            return try await options.location.openLedger(token: options.token)
         } catch {
             throw LedgerStartupError(description: "cannot open the ledger \(options.location.displayName): \(error.description)")
         }

@@ -39,13 +39,16 @@ public enum LedgerLocation: Sendable, Hashable {
         }
     }
 
-    /// Opens (and migrates) the store: the one place that chooses an implementation.
-    public func openStore() async throws(LedgerError) -> any LedgerStore {
+    /// Opens (and migrates) the store, the one place that chooses an implementation, as the
+    /// server's ledger with `token`. A PostgreSQL store's connection pool is one of the ledger's
+    /// `services`: it starts and stops with the application that runs them.
+    public func openLedger(token: LedgerToken) async throws(LedgerError) -> ServerLedger {
         switch self {
         case .sqlite(let path):
-            return try SQLiteLedgerStore(path: path)
+            return ServerLedger(ledger: Ledger(store: try SQLiteLedgerStore(path: path)), token: token)
         case .postgres(let url):
-            return try await PostgresLedgerStore(url: url)
+            let store = try await PostgresLedgerStore(url: url, clientLifetime: .service)
+            return ServerLedger(ledger: Ledger(store: store), token: token, services: [store])
         }
     }
 }

@@ -1,13 +1,18 @@
 import ReceiptLedger
+import ServiceLifecycle
 
 /// The credit ledger the server serves, and the token its routes require. Without one the ledger
 /// routes do not exist (404).
 public struct ServerLedger: Sendable {
     public let ledger: Ledger
     public let token: LedgerToken
+    /// What the application must run beside its routes for the ledger to answer: a PostgreSQL
+    /// store's connection pool (opened with `clientLifetime: .service`); none for SQLite.
+    public let services: [any Service]
 
-    public init(ledger: Ledger, token: LedgerToken) {
+    public init(ledger: Ledger, token: LedgerToken, services: [any Service] = []) {
         self.ledger = ledger
         self.token = token
+        self.services = services
     }
 }
