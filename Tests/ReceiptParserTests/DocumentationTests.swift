@@ -38,7 +38,8 @@ struct DocumentationTests {
         let repository = Self.sources.deletingLastPathComponent().deletingLastPathComponent()
         let documents = ["README.md", "BENCHMARKS.md", "TestReceipts/README.md",
                          "Sources/ReceiptParser/ReceiptParser.docc/ReceiptParser.md",
-                         "Sources/ReceiptParser/ReceiptParser.docc/VerifyingReceiptsOnAServer.md"]
+                         "Sources/ReceiptParser/ReceiptParser.docc/VerifyingReceiptsOnAServer.md",
+                         "Sources/ReceiptParser/ReceiptParser.docc/AcceptingData.md"]
         let path = try Regex(#"(?:^|[\s`(])((?:Sources|Server|Fuzz|Benchmarks|TestReceipts|Tests|scripts|\.ci)/[A-Za-z0-9_./+-]*[A-Za-z0-9_/-])"#)
         var checked = 0
         for document in documents {
