@@ -85,7 +85,7 @@ public struct TrustOptions<Defaults: EnvironmentDefaults>: ParsableArguments, Se
     /// The StoreKit 2 verifier these options describe: the same anchor options (`--root` for
     /// both kinds of data, Apple Root CA - G3 by default instead of Apple Inc. Root), the same
     /// instant, and the app the tokens must be for.
-    public func makeSignedDataVerifier(expectations: SignedDataExpectations = SignedDataExpectations()) throws -> SignedDataVerifier {
+    public func makeSignedDataVerifier(expectations: AcceptanceExpectations = AcceptanceExpectations()) throws -> SignedDataVerifier {
         var policy = VerificationPolicy(requiresSHA256: requireSHA256)
         if let instant { policy.validationTime = .instant(instant) }
         do {

@@ -28,6 +28,23 @@ public struct ReceiptError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The identifier, as ``name``.
         public var description: String { name }
 
+        /// Whether this code refuses trust (the data is *not verified*) rather than reading
+        /// (the data is *unreadable*): the signature, the chain, the key and digest policy, the
+        /// date certificates are judged at, a token's kind, its nested tokens' agreement and the
+        /// expectations. Envelope limits that exist against forgeries count here too, although
+        /// they are met while the envelope is read: `tooManyCertificates` and
+        /// `certificateTooLarge` (a certificate bomb is a forgery attempt, not damaged data).
+        /// The rule these codes serve is in the documentation's "Unreadable or not verified".
+        public var isTrustFailure: Bool { Self.trustFailures.contains(self) }
+
+        private static let trustFailures: Set<Code> = [
+            .signerCount, .signerNotFound, .invalidCertificate, .digestNotAllowed,
+            .unsupportedSignatureAlgorithm, .messageDigestMismatch, .signatureInvalid, .untrustedChain,
+            .missingAppleExtension, .certificateNotValidAtTime, .missingCreationDate, .invalidAnchor,
+            .tooManyCertificates, .certificateTooLarge, .keyNotAllowed,
+            .unsupportedCriticalHeader, .missingSignedDate, .wrongKind, .appIdentityMismatch, .environmentMismatch,
+        ]
+
         // Input layer
         /// The input is text but not valid base64.
         public static let notBase64 = Code("notBase64")

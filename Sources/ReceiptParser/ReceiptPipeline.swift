@@ -14,8 +14,11 @@ extension ReceiptInspection {
     /// Runs the pipeline over one input (raw, base64 or a verifyReceipt request body): reads
     /// it, verifies it when `verifier` is given, decodes it, and keeps every failure.
     ///
-    /// An envelope refused for trust reasons (more certificates than allowed) counts as not
-    /// verified, as its verifyReceipt status (21003) says, when there is a verifier.
+    /// The verdict follows "Unreadable or not verified": a failure is a trust failure
+    /// (``ReceiptError/Code/isTrustFailure``: not verified) or a reading failure (unreadable)
+    /// by its code wherever it is met, so an envelope refused for trust reasons (more
+    /// certificates than allowed) is not verified when there is a verifier; and a receipt that
+    /// did not verify is not verified whatever its payload holds.
     public static func inspect(_ input: [UInt8], verifier: ReceiptVerifier?,
                                options: InspectionOptions = InspectionOptions()) -> ReceiptInspection {
         var inspection = ReceiptInspection()
@@ -35,6 +38,11 @@ extension ReceiptInspection {
         if let verifier {
             do {
                 inspection.verification = .success(try verifier.verify(container))
+            } catch where !error.code.isTrustFailure {
+                // Met while verifying, but a reading failure (the creation date certificates
+                // are judged at is no date): unreadable, as in "Unreadable or not verified".
+                inspection.readError = error
+                return inspection
             } catch {
                 inspection.verification = .failure(error)
                 guard options.decodesUnverified else { return inspection }

@@ -99,22 +99,10 @@ public struct DumpResult: Encodable, Sendable {
 
     private static func checks(of receipt: Receipt, _ settings: DumpSettings) -> [CheckResult] {
         var checks: [CheckResult] = []
-        if let expected = settings.expectedEnvironment {
-            // The verifyreceipt answer's status comes from the same rule; the exit status follows it.
-            let placed = VerifyReceiptResponse.environmentCheck(receipt.environment, expecting: expected)
-            let type = receipt.receiptType.map { "receipt type \($0)" } ?? "no receipt type"
-            checks.append(CheckResult(name: "environment", passed: placed.status == .valid,
-                                      detail: "expected \(expected.rawValue), \(type): status \(placed.status.rawValue)"))
-        }
-        if let expected = settings.expectedBundleID {
-            checks.append(identifierCheck("bundle-id", expected: expected, found: receipt.bundleID))
-        }
-        if let expected = settings.expectedAppAppleID {
-            // A receipt's app item id is the App Apple ID; sandbox receipts carry 0 or none.
-            let found = receipt.appItemID
-            let applies = receipt.environment == .production
-            checks.append(CheckResult(name: "app-apple-id", passed: !applies || found == expected,
-                                      detail: "expected \(expected), receipt has \(found.map(String.init) ?? "none")" + (applies ? "" : " (not production: not applicable)")))
+        // The library's one rule, as receipt-server applies it and as tokens are held to it.
+        for check in settings.expectations.checks(of: AcceptanceSubject(receipt)) {
+            checks.append(CheckResult(name: check.name, passed: check.outcome != .failed,
+                                      detail: check.detail + (check.outcome == .notApplicable ? " (not applicable)" : "")))
         }
         if let expected = settings.expectedAppVersion {
             checks.append(identifierCheck("app-version", expected: expected, found: receipt.applicationVersion))
@@ -140,19 +128,21 @@ public struct DumpResult: Encodable, Sendable {
     }
 
     /// 0 verified (or decoded, without verification) and every check passed; 1 not verified
-    /// or a check failed; 2 unreadable.
+    /// or a check failed; 2 unreadable (and not refused by verification).
     public var exitStatus: Int32 {
         if tokens != nil { return tokensExitStatus }
-        if readError != nil { return 2 }
+        // Not verified before unreadable: the payload of a receipt that did not verify is
+        // shown, never the verdict ("Unreadable or not verified" in the library's docs).
         if case .failure = verification { return 1 }
+        if readError != nil { return 2 }
         return checks.allSatisfy(\.passed) ? 0 : 1
     }
 
-    /// The reason to show: the read error, else the verification error.
+    /// The reason to show: the verification error, else the read error.
     package var problem: Problem? {
         if tokens != nil { return tokensProblem }
-        if let readError { return readError }
         if case .failure(let error) = verification { return error }
+        if let readError { return readError }
         return nil
     }
 

@@ -7,20 +7,21 @@ import ReceiptParser
 
 /// What receipt-dump is asked to do with each receipt, beyond reading it.
 public struct DumpSettings: Sendable {
+    /// `--bundle-id`, `--environment` and `--app-apple-id`: what receipts and tokens alike are
+    /// held to, by the library's one rule (``AcceptanceExpectations/checks(of:)``). Give the
+    /// signed-data verifier the same value.
+    public var expectations = AcceptanceExpectations()
     /// `--environment`: the environment a verifyreceipt answer expects.
-    public var expectedEnvironment: Environment?
+    public var expectedEnvironment: Environment? { expectations.environment }
     /// Nil with `--no-verify`.
     public var verifier: ReceiptVerifier?
     /// Reads and verifies StoreKit 2 tokens, with the expectations (`--bundle-id`,
     /// `--environment`, `--app-apple-id`); with `--no-verify` its verdicts are not reported.
     public var signedDataVerifier = SignedDataVerifier()
-    /// `--app-apple-id`: the App Apple ID tokens (and a receipt's app item id) must carry.
-    package var expectedAppAppleID: Int64?
     // Identifiers match byte for byte: a bundle id that merely looks the same must fail.
     package var productFilter: ExactIdentifier?
     package var transactionFilter: ExactIdentifier?
     package var activeAt: Date?
-    package var expectedBundleID: ExactIdentifier?
     package var expectedAppVersion: ExactIdentifier?
     package var deviceIdentifier: (text: String, bytes: [UInt8])?
     package var credited: Set<ExactIdentifier>?

@@ -79,10 +79,10 @@ struct ReceiptDump: ParsableCommand {
     @Flag(name: .customLong("no-verify"), help: "Decode without verifying the signature or the chain.")
     var noVerify = false
 
-    @Option(name: .long, help: ArgumentHelp("Check the environment: a receipt or token from another fails the check; with --format verifyreceipt a receipt from the other gives status 21007 or 21008, one of unknown type 21003.", valueName: "ENV"))
+    @Option(name: .long, help: ArgumentHelp("Check the environment: a receipt or token from another fails the check (sandbox also accepts Xcode's StoreKit Testing); with --format verifyreceipt a receipt from the other gives status 21007 or 21008, one of unknown type 21003.", valueName: "ENV"))
     var environment: ExpectedEnvironment?
 
-    @Option(name: .customLong("app-apple-id"), help: ArgumentHelp("Check the App Apple ID of tokens (and a production receipt's app item id); sandbox data without one is not held to it.", valueName: "ID"))
+    @Option(name: .customLong("app-apple-id"), help: ArgumentHelp("Check the App Apple ID of receipts (their app item id) and tokens; data that is not production and carries none (or 0) is not held to it.", valueName: "ID"))
     var appAppleID: Int64?
 
     // MARK: Filters and checks
@@ -168,14 +168,13 @@ struct ReceiptDump: ParsableCommand {
         settings.productFilter = product.map(ExactIdentifier.init)
         settings.transactionFilter = transaction.map(ExactIdentifier.init)
         settings.activeAt = activeAt.flatMap(RFC3339.date(from:))
-        settings.expectedBundleID = bundleID.map(ExactIdentifier.init)
+        settings.expectations = AcceptanceExpectations(bundleIDs: bundleID.map { [ExactIdentifier($0)] } ?? [],
+                                                       environment: environment?.environment, appAppleID: appAppleID)
         settings.expectedAppVersion = appVersion.map(ExactIdentifier.init)
         settings.deviceIdentifier = deviceGUID.flatMap { text in DeviceIdentifier.parse(text).map { (text, $0) } }
         settings.wantsCertificates = format == .text || format == .json
         settings.wantsCertificateDetails = certs
         settings.wantsInAppPurchases = format != .summary
-        settings.expectedEnvironment = environment?.environment
-        settings.expectedAppAppleID = appAppleID
         if let credited {
             do {
                 settings.credited = try CreditedList.read(credited)
@@ -184,8 +183,7 @@ struct ReceiptDump: ParsableCommand {
             }
         }
         if !noVerify { settings.verifier = try trust.makeVerifier() }
-        settings.signedDataVerifier = try trust.makeSignedDataVerifier(expectations: SignedDataExpectations(
-            bundleID: bundleID, environment: environment?.environment, appAppleID: appAppleID))
+        settings.signedDataVerifier = try trust.makeSignedDataVerifier(expectations: settings.expectations)
         return settings
     }
 }

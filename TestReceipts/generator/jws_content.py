@@ -256,9 +256,26 @@ def body_transaction_as_app(kit: JWSKit) -> str:
 
 @body("body-status-environment-mismatch.json", "A subscription status item whose renewal info says Production, its "
       "transaction Sandbox.", "transaction", STATUS,
-      fails("environmentMismatch", "the environment expected is checked on each token", expect_environment="Sandbox"))
+      fails("environmentMismatch", "the environment expected is checked on each token", expect_environment="Sandbox"),
+      fails("environmentMismatch", "the tokens of one body agree on their environment, whatever is expected"))
 def body_status_mismatch(kit: JWSKit) -> str:
     return dumps({"originalTransactionId": "2000000000000100", "status": 1,
                       "signedTransactionInfo": nested_transaction(kit),
                       "signedRenewalInfo": kit.token(plain_renewal_info(environment="Production"))})
 
+
+
+@body("body-history-bundle-id-mismatch.json", "A transaction history whose second transaction is another app's "
+      "(com.example.other), both genuine.", "transaction", HISTORY,
+      fails("appIdentityMismatch", "the tokens of one body are of one app"))
+def body_history_bundle_mismatch(kit: JWSKit) -> str:
+    return dumps(history(kit, nested_transaction(kit, transactionId="2000000000000203", bundleId="com.example.other")))
+
+
+@body("body-status-renewal-of-another.json", "A subscription status item whose renewal info is of another "
+      "subscription (originalTransactionId 2000000000000999), both genuine.", "transaction", STATUS,
+      fails("appIdentityMismatch", "renewal info belongs to the transaction beside it"))
+def body_status_renewal_of_another(kit: JWSKit) -> str:
+    return dumps({"originalTransactionId": "2000000000000100", "status": 1,
+                  "signedTransactionInfo": nested_transaction(kit),
+                  "signedRenewalInfo": nested_renewal(kit, originalTransactionId="2000000000000999")})

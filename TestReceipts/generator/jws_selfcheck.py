@@ -306,15 +306,19 @@ class Verifier:
         places = [(payload.get("data"), "signedTransactionInfo", "transaction"),
                   (payload.get("data"), "signedRenewalInfo", "renewalInfo"),
                   (payload.get("appData"), "signedAppTransactionInfo", "appTransaction")]
+        inners = []
         for holder, member, kind in places:
             if not isinstance(holder, dict) or holder.get(member) is None:
                 continue
             inner = self.token(holder[member], kind, defects)
+            inners.append(inner)
             found = identity(inner, kind_of(inner))
             for field, code in (("bundle", "appIdentityMismatch"), ("environment", "environmentMismatch"),
                                 ("appAppleId", "appIdentityMismatch")):
                 if found.get(field) is not None and outer.get(field) is not None and found[field] != outer[field]:
                     defects.append(code)
+        if all(isinstance(i, dict) for i in inners):
+            agreement([payload, *inners], defects)
 
     def checks(self, payload: dict, defects: list[str]) -> None:
         found = identity(payload, kind_of(payload))
@@ -344,6 +348,21 @@ def has(cert: x509.Certificate, dotted: str) -> bool:
     return any(e.oid.dotted_string == dotted for e in cert.extensions)
 
 
+def agreement(payloads: list[dict], defects: list[str]) -> None:
+    """The tokens of one body: one bundle id, environment and App Apple ID where they carry one
+    (the first that carries it decides), and renewal info of a transaction beside it."""
+    found = [identity(p, kind_of(p)) for p in payloads]
+    for field, code in (("environment", "environmentMismatch"), ("bundle", "appIdentityMismatch"),
+                        ("appAppleId", "appIdentityMismatch")):
+        values = [f[field] for f in found if f.get(field) is not None]
+        if any(v != values[0] for v in values):
+            defects.append(code)
+    originals = {p.get("originalTransactionId") for p in payloads if kind_of(p) == "transaction"}
+    if originals and any(kind_of(p) == "renewalInfo" and p.get("originalTransactionId") not in originals
+                         for p in payloads):
+        defects.append("appIdentityMismatch")
+
+
 SIGNED_MEMBERS = {"signedPayload": "notification", "signedTransactionInfo": "transaction",
                   "signedRenewalInfo": "renewalInfo", "signedAppTransactionInfo": "appTransaction"}
 
@@ -365,12 +384,16 @@ def run_case(out: Path, entry: dict) -> tuple[str | None, list[str], Verifier]:
                     tokens.append((value, SIGNED_MEMBERS[key]))
         else:
             tokens = [(text, entry["options"].get("as_kind"))]
+        payloads = []
         for token, kind in tokens:
             payload = verifier.token(token, kind, defects)
             if not defects:
                 verifier.checks(payload, defects)
             if defects:
                 break
+            payloads.append(payload)
+        if not defects:
+            agreement(payloads, defects)
     except Unreadable as e:
         return e.code, [e.code], verifier
     except UnicodeDecodeError:
@@ -653,6 +676,10 @@ PROBES = {
     == "transaction",
     "body-status-environment-mismatch.json": lambda d: token_payload(json.loads(d)["signedRenewalInfo"])
     ["environment"] == "Production",
+    "body-history-bundle-id-mismatch.json": lambda d: token_payload(json.loads(d)["signedTransactions"][1])
+    ["bundleId"] == "com.example.other",
+    "body-status-renewal-of-another.json": lambda d: token_payload(json.loads(d)["signedRenewalInfo"])
+    ["originalTransactionId"] != token_payload(json.loads(d)["signedTransactionInfo"])["originalTransactionId"],
     "body-duplicate-signed-payload.json": lambda d: first_dup(d) == ["signedPayload"],
     "body-duplicate-escaped.json": lambda d: first_dup(d) == ["signedTransactionInfo"] and b"\\u0073igned" in d,
     "body-duplicate-other-member.json": lambda d: first_dup(d) == ["revision"],

@@ -173,12 +173,17 @@ struct HostileOutputTests {
     @Test func anErrorReasonQuotingInputIsEscaped() throws {
         let payload = DER.set([DER.attribute(12, DER.ia5("\r\u{1B}[2K  Verdict: VERIFIED"))])
         let path = try temporaryFile(try Self.forged(payload), name: "bad-date.receipt")
+        // A forgery is not verified whatever its payload holds; read without verification, its
+        // payload is unreadable and the reason quotes it.
+        let verified = try ReceiptDumpTests().run(["--format", "summary", "--at", "2025-06-01T00:00:00Z", path])
+        #expect(verified.status == 1)
+        #expect(verified.output.contains("\tnot verified ("))
         for format in ["text", "asn1", "summary"] {
-            let result = try ReceiptDumpTests().run(["--format", format, "--at", "2025-06-01T00:00:00Z", path])
+            let result = try ReceiptDumpTests().run(["--format", format, "--no-verify", "--at", "2025-06-01T00:00:00Z", path])
             #expect(result.status == 2)
             expectNoRawControls(result.output, format, layout: format == "summary" ? ["\n", "\t"] : ["\n"])
         }
-        let text = try ReceiptDumpTests().run(["--at", "2025-06-01T00:00:00Z", path])
+        let text = try ReceiptDumpTests().run(["--no-verify", "--at", "2025-06-01T00:00:00Z", path])
         #expect(text.output.contains("UNREADABLE (invalidDate): attribute 12 is not an RFC 3339 date: \"\\r\\u{1B}[2K  Verdict: VERIFIED\""))
     }
 

@@ -31,7 +31,7 @@ struct ReceiptDumpExactIdentifierTests {
     @Test func receiptDumpChecksCompareBytes() throws {
         let lookAlike = try dump(["--bundle-id", Self.precomposed])
         #expect(lookAlike.status == 1)
-        #expect(lookAlike.output.contains("FAIL: expected \(Self.precomposed), receipt has \(Self.decomposed) (same text, other bytes: expected UTF-8 636f6d2e6578616d706c652e636166c3a9, receipt has 636f6d2e6578616d706c652e63616665cc81)"))
+        #expect(lookAlike.output.contains("FAIL: expected \(Self.precomposed), the data has \"\(Self.decomposed)\" (same text, other bytes: expected UTF-8 636f6d2e6578616d706c652e636166c3a9, the data has 636f6d2e6578616d706c652e63616665cc81)"))
         #expect(try dump(["--bundle-id", Self.decomposed]).status == 0)
         #expect(try dump(["--app-version", "1.K"]).status == 1)
         #expect(try dump(["--app-version", "1.\u{212A}"]).status == 0)

@@ -71,6 +71,40 @@ struct SignedDataFixtureTests {
         }
     }
 
+    /// A body whose genuine tokens disagree is not verified, with the library's wording, which
+    /// receipt-server answers with too (AcceptanceTests checks the library's own inspections).
+    @Test(arguments: [
+        ("body-status-environment-mismatch.json", "environmentMismatch",
+         "signedRenewalInfo: its environment \"Production\" is not signedTransactionInfo's \"Sandbox\""),
+        ("body-history-bundle-id-mismatch.json", "appIdentityMismatch",
+         "signedTransactions[1]: its bundle id \"com.example.other\" is not signedTransactions[0]'s \"com.example.receiptparser.sample\""),
+        ("body-status-renewal-of-another.json", "appIdentityMismatch",
+         "signedRenewalInfo: its originalTransactionId \"2000000000000999\" is not that of a transaction in the body"),
+    ])
+    func receiptDumpRefusesABodyWhoseTokensDisagree(_ file: String, _ code: String, _ reason: String) throws {
+        let run = try ReceiptDumpTests().run("--root", "pki/jws-root.der", "--format", "json", "--json-layout", "compact", "jws/\(file)")
+        #expect(run.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect(object["verdict"] as? String == "not verified")
+        let error = try #require(object["error"] as? [String: Any])
+        #expect(error["code"] as? String == code)
+        #expect(error["reason"] as? String == reason)
+    }
+
+    /// One rule for receipts and tokens: genuine data whose payload cannot be read is unreadable
+    /// (exit 2); the same data under a root it does not chain to is not verified (exit 1), its
+    /// payload's defect shown by nothing but the data.
+    @Test(arguments: [("receipts/bad-purchase-date.receipt", "pki/test-root.der", "invalidDate"),
+                      ("jws/type-bundle-id-number.jws", "pki/jws-root.der", "wrongValueType")])
+    func unreadableOrNotVerifiedIsOneRule(_ file: String, _ root: String, _ code: String) throws {
+        let genuine = try ReceiptDumpTests().run("--root", root, "--format", "summary", file)
+        #expect(genuine.status == 2)
+        #expect(genuine.output.hasPrefix("\(file)\tunreadable (\(code))\t"), "\(genuine.output)")
+        let forged = try ReceiptDumpTests().run("--root", "pki/other-root.der", "--format", "summary", file)
+        #expect(forged.status == 1)
+        #expect(forged.output.hasPrefix("\(file)\tnot verified (untrustedChain)\t"), "\(forged.output)")
+    }
+
     /// The kind a caller asks for (receipt-dump has no option for it; a body's member says it).
     @Test(arguments: cases.filter { $0.options["as_kind"] != nil })
     func theLibraryRefusesAnotherKind(_ item: Case) throws {

@@ -36,7 +36,8 @@ struct DocumentationTests {
     static let pages = ["README.md", "BENCHMARKS.md", "TestReceipts/README.md", "Server/README.md",
                         "docs/library.md", "docs/receipt-dump.md", "docs/fuzzing.md", "docs/architecture.md",
                         "Sources/ReceiptParser/ReceiptParser.docc/ReceiptParser.md",
-                        "Sources/ReceiptParser/ReceiptParser.docc/VerifyingReceiptsOnAServer.md"]
+                        "Sources/ReceiptParser/ReceiptParser.docc/VerifyingReceiptsOnAServer.md",
+                        "Sources/ReceiptParser/ReceiptParser.docc/AcceptingData.md"]
 
     static var repository: URL { sources.deletingLastPathComponent().deletingLastPathComponent() }
 

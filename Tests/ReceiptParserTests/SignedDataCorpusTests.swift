@@ -156,11 +156,11 @@ struct SignedDataCorpusTests {
         let payload = try #require(Self.verifier.inspect(try transaction.token()).payload)
         guard case .string(let bundleID)? = payload["bundleId"] else { Issue.record("no bundle id"); return }
 
-        let matching = SignedDataVerifier(expectations: .init(bundleID: bundleID, environment: .sandbox))
+        let matching = SignedDataVerifier(expectations: .init(bundleIDs: [ExactIdentifier(bundleID)], environment: .sandbox))
         #expect(matching.inspect(try transaction.token()).verdict == .verified)
         #expect(matching.inspect(try transaction.token()).checks.map(\.outcome) == [.passed, .passed])
 
-        let otherApp = SignedDataVerifier(expectations: .init(bundleID: bundleID + "x"))
+        let otherApp = SignedDataVerifier(expectations: .init(bundleIDs: [ExactIdentifier(bundleID + "x")]))
         #expect(otherApp.inspect(try transaction.token()).verdict == .notAccepted)
         #expect(otherApp.inspect(try transaction.token()).failure?.code == .appIdentityMismatch)
 

@@ -10,7 +10,7 @@ struct SignedDataTypedAPITests {
         [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("jws/\(name)")))
     }
 
-    static func verifier(_ expectations: SignedDataExpectations = SignedDataExpectations()) throws -> SignedDataVerifier {
+    static func verifier(_ expectations: AcceptanceExpectations = AcceptanceExpectations()) throws -> SignedDataVerifier {
         SignedDataVerifier(anchor: try .appStore(rootCertificate: pki("jws-root.der")), expectations: expectations)
     }
 
@@ -47,9 +47,9 @@ struct SignedDataTypedAPITests {
         #expect(throws: ReceiptError(.wrongValueType, "")) { try verifier.verifyTransaction(Self.token("type-price-string.jws")) }
         #expect(throws: ReceiptError(.untrustedChain, "")) { try SignedDataVerifier().verifyTransaction(Self.token("transaction.jws")) }
         // A failed expectation is a failure too.
-        let other = try Self.verifier(SignedDataExpectations(bundleID: "com.example.other"))
+        let other = try Self.verifier(AcceptanceExpectations(bundleIDs: ["com.example.other"]))
         #expect(throws: ReceiptError(.appIdentityMismatch, "")) { try other.verifyTransaction(Self.token("transaction.jws")) }
-        let production = try Self.verifier(SignedDataExpectations(environment: .production))
+        let production = try Self.verifier(AcceptanceExpectations(environment: .production))
         #expect(throws: ReceiptError(.environmentMismatch, "")) { try production.verifyNotification(Self.token("notification-subscribed.jws")) }
     }
 

@@ -18,7 +18,7 @@ extension ReceiptService {
                                                     reason: "the body is not a JSON object; Apple posts {\"signedPayload\": \"...\"}"))
         }
         let options = InspectionOptions(decodesUnverified: true, summarizesCertificates: false)
-        var outcome = SignedDataOutcome(configuration.signedDataVerifier.inspectAll(body, options: options), configuration: configuration)
+        var outcome = SignedDataOutcome(configuration.signedDataVerifier.inspectAll(body, options: options))
         outcome.refuse { inspections in
             guard !inspections.contains(where: { $0.member == "signedPayload" }) else { return nil }
             let members = inspections.compactMap(\.member).joined(separator: ", ")
@@ -33,7 +33,7 @@ extension ReceiptService {
     /// Renewal info alone is refused: it names no app, so nothing ties it to one this server
     /// serves; beside a transaction it must share its `originalTransactionId`.
     func verifyTransactions(body: [UInt8]) -> SignedDataOutcome {
-        var outcome = SignedDataOutcome(configuration.signedDataVerifier.inspectAll(body, expecting: .transaction), configuration: configuration)
+        var outcome = SignedDataOutcome(configuration.signedDataVerifier.inspectAll(body, expecting: .transaction))
         outcome.refuse { inspections in
             if let other = inspections.first(where: { $0.kind != .transaction && $0.kind != .renewalInfo }) {
                 let route = other.kind == .notification ? "/\(ReceiptService.notificationsRoute)" : "no route of this server"
@@ -51,7 +51,7 @@ extension ReceiptService {
     /// what a refused token says (marked as not verified).
     func inspectPasted(signedData input: [UInt8]) -> SignedDataOutcome {
         let options = InspectionOptions(decodesUnverified: true, summarizesCertificates: true)
-        return SignedDataOutcome(configuration.signedDataVerifier.inspectAll(input, options: options), configuration: configuration)
+        return SignedDataOutcome(configuration.signedDataVerifier.inspectAll(input, options: options))
     }
 
     /// One record per input: info when accepted, notice when refused, with the notification's

@@ -38,13 +38,12 @@ struct ReceiptService: Sendable {
 
     /// A receipt's fate on this server.
     enum Outcome: Sendable {
-        /// Verified, and from an accepted app.
+        /// Verified, and for an app and the environment this server serves.
         case accepted(VerifiedReceipt)
-        /// Genuine, but from an app this server does not serve.
-        case bundleNotAccepted(VerifiedReceipt)
-        /// Genuine, but not from the environment this server serves (or from none it can
-        /// place): 21007, 21008 or 21003, by the one environment rule.
-        case otherEnvironment(VerifiedReceipt, VerifyReceiptResponse.Status)
+        /// Genuine, but refused by the server's ``ServerConfiguration/acceptance``: the library's
+        /// `appIdentityMismatch` or `environmentMismatch`, with verifyReceipt's status for it
+        /// (21003, or 21007 / 21008 by the one environment rule).
+        case notAccepted(VerifiedReceipt, ReceiptError, VerifyReceiptResponse.Status)
         /// Unreadable or not genuine.
         case rejected(ReceiptError)
     }
@@ -52,15 +51,13 @@ struct ReceiptService: Sendable {
     func verify(_ input: [UInt8]) -> Outcome {
         do {
             let verified = try configuration.verifier.inspect(input, options: .verifiedOnly).verified()
-            if !configuration.accepts(bundleID: verified.receipt.bundleID) {
-                return .bundleNotAccepted(verified)
+            guard let refusal = configuration.acceptance.refusal(of: AcceptanceSubject(verified.receipt)) else {
+                return .accepted(verified)
             }
-            let placed = VerifyReceiptResponse.environmentCheck(verified.receipt.environment,
-                                                                expecting: configuration.expectedEnvironment)
-            if placed.status != .valid {
-                return .otherEnvironment(verified, placed.status)
-            }
-            return .accepted(verified)
+            let status = refusal.code == .environmentMismatch
+                ? VerifyReceiptResponse.environmentCheck(verified.receipt.environment, expecting: configuration.expectedEnvironment).status
+                : .notAuthenticated
+            return .notAccepted(verified, refusal, status)
         } catch {
             return .rejected(error)
         }
@@ -82,9 +79,7 @@ struct ReceiptService: Sendable {
         switch outcome {
         case .rejected(let error):
             return ByteBuffer { VerifyReceiptResponse.write(for: .failure(error), to: &$0) }
-        case .bundleNotAccepted:
-            return ByteBuffer { VerifyReceiptResponse.write(.notAuthenticated, to: &$0) }
-        case .otherEnvironment(_, let status):
+        case .notAccepted(_, _, let status):
             return ByteBuffer { VerifyReceiptResponse.write(status, to: &$0) }
         case .accepted(var verified):
             if request.excludeOldTransactions {
@@ -106,15 +101,11 @@ struct ReceiptService: Sendable {
                 "environment": .string(verified.receipt.environment.rawValue),
                 "in_app": .stringConvertible(verified.receipt.inAppPurchases.count),
             ])
-        case .bundleNotAccepted(let verified):
+        case .notAccepted(let verified, let error, let status):
             logger.notice("receipt rejected", metadata: [
-                "route": .string(route), "code": "bundleNotAccepted",
-                "bundle_id": .string(verified.receipt.bundleID ?? "-"),
-            ])
-        case .otherEnvironment(let verified, let status):
-            logger.notice("receipt rejected", metadata: [
-                "route": .string(route), "code": "otherEnvironment", "status": .stringConvertible(status.rawValue),
-                "receipt_type": .string(verified.receipt.receiptType ?? "-"),
+                "route": .string(route), "code": .string(error.code.name), "status": .stringConvertible(status.rawValue),
+                "bundle_id": .string(verified.receipt.bundleID ?? "-"), "receipt_type": .string(verified.receipt.receiptType ?? "-"),
+                "reason": .string(error.reason),
             ])
         case .rejected(let error):
             logger.notice("receipt rejected", metadata: [
@@ -131,24 +122,11 @@ extension ReceiptService.Outcome {
         switch self {
         case .rejected(let error):
             return Refusal(error)
-        case .bundleNotAccepted(let verified):
-            return Self.notAccepted("bundleNotAccepted", .notAuthenticated,
-                                    "bundle identifier \(verified.receipt.bundleID ?? "none") is not accepted by this server")
-        case .otherEnvironment(let verified, let status):
-            let type = verified.receipt.receiptType.map { "receipt type \($0)" } ?? "no receipt type"
-            let reason = switch status {
-            case .sandboxReceiptInProduction: "a sandbox or StoreKit Testing receipt (\(type)); this server serves production"
-            case .productionReceiptInSandbox: "a production receipt (\(type)); this server serves the sandbox"
-            default: "the receipt's environment cannot be placed (\(type))"
-            }
-            return Self.notAccepted("otherEnvironment", status, reason)
+        case .notAccepted(_, let error, let status):
+            // 422: genuine, but not for this server.
+            return Refusal(.unprocessableContent, code: error.code.name, reason: error.reason, receiptStatus: status.rawValue, verdict: .notAccepted)
         case .accepted:
             return nil
         }
-    }
-
-    /// 422: genuine, but not for this server.
-    private static func notAccepted(_ code: String, _ status: VerifyReceiptResponse.Status, _ reason: String) -> Refusal {
-        Refusal(.unprocessableContent, code: code, reason: reason, receiptStatus: status.rawValue, verdict: .notAccepted)
     }
 }

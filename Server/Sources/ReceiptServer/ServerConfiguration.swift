@@ -12,18 +12,18 @@ public struct ServerConfiguration: Sendable {
     public var verifier: ReceiptVerifier
     /// The shared StoreKit 2 verifier: trust anchor (Apple Root CA - G3 by default), policy and
     /// chain cache. Its expectations are always this configuration's
-    /// (``signedDataExpectations``): setting it, or the bundle ids, environment or App Apple ID,
+    /// (``acceptance``): setting it, or the bundle ids, environment or App Apple ID,
     /// makes it again with them, so tokens and receipts cannot be held to different rules.
     public var signedDataVerifier: SignedDataVerifier { didSet { alignSignedDataExpectations() } }
     /// Bundle identifiers the server accepts, byte for byte (a look-alike in another Unicode
     /// normalisation is another app); empty accepts any.
     public var acceptedBundleIDs: Set<ExactIdentifier> { didSet { alignSignedDataExpectations() } }
-    /// The environment the server expects: a receipt from the other one gets 21007 or 21008, one
-    /// of unknown type 21003 (``VerifyReceiptResponse/environmentCheck(_:expecting:)``); a token
-    /// from another, `environmentMismatch`.
+    /// The environment the server expects: data from another is refused as `environmentMismatch`,
+    /// a receipt's verifyReceipt status 21007 or 21008, or 21003 for one of unknown type
+    /// (``VerifyReceiptResponse/environmentCheck(_:expecting:)``).
     public var expectedEnvironment: Environment? { didSet { alignSignedDataExpectations() } }
-    /// The App Apple ID StoreKit 2 tokens must carry (production data; sandbox data without one
-    /// is not held to it). Receipts carry none the server checks.
+    /// The App Apple ID receipts (their app item id) and StoreKit 2 tokens must carry: production
+    /// data; sandbox data without one is not held to it.
     public var appAppleID: Int64? { didSet { alignSignedDataExpectations() } }
     /// The largest request body read, in bytes; larger requests get 413.
     public var maximumBodySize: Int
@@ -81,11 +81,5 @@ public struct ServerConfiguration: Sendable {
     var statusTime: Date {
         if case .instant(let instant) = verifier.policy.validationTime { return instant }
         return Date()
-    }
-
-    /// Whether receipts of this app are served: any when ``acceptedBundleIDs`` is empty, else
-    /// only a bundle identifier with exactly the bytes of an accepted one.
-    public func accepts(bundleID: String?) -> Bool {
-        acceptedBundleIDs.isEmpty || bundleID.map { acceptedBundleIDs.contains(ExactIdentifier($0)) } == true
     }
 }

@@ -62,7 +62,7 @@ enum SupportPage {
         switch outcome {
         case .rejected(let error):
             return "<p id=\"verdict\" class=\"failed\">\(escape(SupportView.verdict(.failure(error))))</p>\n"
-        case .otherEnvironment(let receipt, _), .bundleNotAccepted(let receipt):
+        case .notAccepted(let receipt, _, _):
             verified = receipt
             let refusal = outcome.refusal!
             let line = SupportView.verdictLine(.notAccepted, code: String(refusal.receiptStatus ?? 0), reason: refusal.reason)

@@ -22,8 +22,10 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         discussion: """
         Routes: POST /verifyReceipt (Apple's request and response format), POST /v1/receipts (the typed \
         JSON), POST /v2/notifications (App Store Server Notifications V2: 200 only when verified), \
-        POST /v1/transactions (StoreKit 2 transactions, typed), GET /health, and GET / (a page for \
-        support staff). With --ledger, the credit ledger's routes, each requiring Authorization: Bearer \
+        POST /v1/transactions (StoreKit 2 transactions, typed), GET / (a page for support staff), \
+        GET /health (liveness), GET /health/ready (503 when the ledger cannot be reached), GET /metrics \
+        (Prometheus) and GET /openapi.yaml (every route, status and refusal). Every refusal is \
+        {"error":{"code","reason","member"?},"status"?,"verdict"?}. With --ledger, the credit ledger's routes, each requiring Authorization: Bearer \
         and the ledger token: POST /v1/credits, PUT /v1/users/{user}, GET /v1/uncredited, \
         GET /v1/users/{user}/credits and GET /v1/revoked. Verifications run a bounded number \
         at once; a request that cannot start within --verification-timeout gets 503 with status 21005. \
@@ -45,7 +47,7 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The environment this server serves, production or sandbox: receipts from the other get 21007/21008, of unknown type 21003; tokens from another are refused (RECEIPT_SERVER_ENVIRONMENT).", valueName: "ENV"))
     var environment: String? = fromEnvironment("ENVIRONMENT")
 
-    @Option(name: .customLong("app-apple-id"), help: ArgumentHelp("The App Apple ID StoreKit 2 tokens must carry; sandbox data without one is not held to it (RECEIPT_SERVER_APP_APPLE_ID).", valueName: "N"))
+    @Option(name: .customLong("app-apple-id"), help: ArgumentHelp("The App Apple ID receipts (their app item id) and StoreKit 2 tokens must carry; data that is not production and has none is not held to it (RECEIPT_SERVER_APP_APPLE_ID).", valueName: "N"))
     var appAppleIDArgument: Int64?
     /// `--app-apple-id`, else its variable (an optional option takes no default value).
     var appAppleID: Int64? { appAppleIDArgument ?? fromEnvironment("APP_APPLE_ID").flatMap { Int64($0) } }

@@ -209,7 +209,7 @@ struct HostileRequestServerTests {
                         #expect(json["verdict"] as? String == "verified")
                     } else {
                         #expect(json["status"] as? Int == status, "/v1/receipts, \(label)")
-                        #expect((json["error"] as? [String: Any])?["code"] as? String == "otherEnvironment")
+                        #expect((json["error"] as? [String: Any])?["code"] as? String == "environmentMismatch")
                     }
                 }
                 let base64 = Data(receipt).base64EncodedString()

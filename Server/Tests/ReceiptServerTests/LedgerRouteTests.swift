@@ -143,7 +143,7 @@ struct LedgerRouteTests {
         try await Fixtures.withServer({ $0.acceptedBundleIDs = ["com.example.other"] }) { client, ledger in
             let answer = try await Fixtures.send(client, .post, "/v1/credits", body: try Fixtures.receiptCredit(user: "alice"))
             #expect(answer.status == 422)
-            #expect(RefusalShape.error(answer.json, verification: true)["code"] == "bundleNotAccepted")
+            #expect(RefusalShape.error(answer.json, verification: true)["code"] == "appIdentityMismatch")
             #expect(try await ledger.uncredited(olderThan: -60).isEmpty)
         }
     }

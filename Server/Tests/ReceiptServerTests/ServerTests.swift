@@ -150,18 +150,23 @@ struct ServerTests {
             try await client.execute(uri: "/v1/receipts", method: .post, body: ByteBuffer(bytes: Paths.fixture("sample.receipt"))) { response in
                 #expect(response.status == .unprocessableContent)
                 let error = try object(response.body)["error"] as? [String: String]
-                #expect(error?["code"] == "bundleNotAccepted")
+                #expect(error?["code"] == "appIdentityMismatch")
+                #expect(error?["reason"] == "bundle-id: expected com.example.other, the data has \"com.example.receiptparser.sample\"")
             }
         }
     }
 
-    @Test func acceptedBundleIDsMatchByteForByte() throws {
+    /// Receipts and tokens are held to one value, the library's (which compares bytes: its tests).
+    @Test func receiptsAndTokensAreHeldToOneAcceptance() throws {
         let precomposed = "com.example.caf\u{E9}", decomposed = "com.example.cafe\u{301}"
-        let configuration = try Self.testRootConfiguration { $0.acceptedBundleIDs = [ExactIdentifier(precomposed)] }
-        #expect(configuration.accepts(bundleID: precomposed))
-        #expect(!configuration.accepts(bundleID: decomposed))  // equal as Strings, not as bytes
-        #expect(!configuration.accepts(bundleID: nil))
-        #expect(try Self.testRootConfiguration().accepts(bundleID: decomposed))
+        let configuration = try Self.testRootConfiguration {
+            $0.acceptedBundleIDs = [ExactIdentifier(precomposed)]
+            $0.expectedEnvironment = .sandbox
+            $0.appAppleID = 7
+        }
+        #expect(configuration.acceptance == AcceptanceExpectations(bundleIDs: [ExactIdentifier(precomposed)], environment: .sandbox, appAppleID: 7))
+        #expect(configuration.acceptance != AcceptanceExpectations(bundleIDs: [ExactIdentifier(decomposed)], environment: .sandbox, appAppleID: 7))
+        #expect(configuration.signedDataVerifier.expectations == configuration.acceptance)
     }
 
     @Test func environmentFieldAndStatusFromOneRule() async throws {

@@ -29,23 +29,24 @@ struct SignedDataOptionTests {
     @Test func theServersRulesAreTheTokensExpectations() throws {
         let one = try Self.configuration(["--root", Self.testRoot, "--bundle-id", "com.example.receiptparser.sample",
                                           "--environment", "sandbox", "--app-apple-id", "1234567890"])
-        #expect(one.signedDataVerifier.expectations == SignedDataExpectations(bundleID: "com.example.receiptparser.sample",
+        #expect(one.signedDataVerifier.expectations == AcceptanceExpectations(bundleIDs: ["com.example.receiptparser.sample"],
                                                                                environment: .sandbox, appAppleID: 1_234_567_890))
-        // Several bundle ids: the server checks the set after verification.
+        // Several bundle ids: the library holds tokens to the set, as the server holds receipts.
         let two = try Self.configuration(["--bundle-id", "com.example.a", "--bundle-id", "com.example.b", "--environment", "production"])
-        #expect(two.signedDataVerifier.expectations == SignedDataExpectations(bundleID: nil, environment: .production))
-        // A sandbox server with Xcode's certificate takes Xcode's tokens, as it takes Xcode's receipts.
+        #expect(two.signedDataVerifier.expectations == AcceptanceExpectations(bundleIDs: ["com.example.a", "com.example.b"], environment: .production))
+        #expect(two.acceptance == two.signedDataVerifier.expectations)
+        // A sandbox server with Xcode's certificate takes Xcode's tokens (sandbox accepts Xcode's data).
         let xcode = try Self.configuration(["--storekit-testing", Fixtures.storeKitCertificate.path, "--environment", "sandbox"])
-        #expect(xcode.signedDataVerifier.expectations.environment == .xcode)
+        #expect(xcode.signedDataVerifier.expectations.environment == .sandbox)
         #expect(xcode.signedDataVerifier.anchor.mode == .storeKitTesting)
     }
 
     /// The verifier follows the configuration whichever is set last.
     @Test func theVerifierStaysInStepWithTheConfiguration() {
         var configuration = ServerConfiguration(acceptedBundleIDs: ["com.example.a"], appAppleID: 7)
-        #expect(configuration.signedDataVerifier.expectations == SignedDataExpectations(bundleID: "com.example.a", appAppleID: 7))
-        configuration.signedDataVerifier = SignedDataVerifier(expectations: SignedDataExpectations(bundleID: "com.example.z"))
-        #expect(configuration.signedDataVerifier.expectations == SignedDataExpectations(bundleID: "com.example.a", appAppleID: 7))
+        #expect(configuration.signedDataVerifier.expectations == AcceptanceExpectations(bundleIDs: ["com.example.a"], appAppleID: 7))
+        configuration.signedDataVerifier = SignedDataVerifier(expectations: AcceptanceExpectations(bundleIDs: ["com.example.z"]))
+        #expect(configuration.signedDataVerifier.expectations == AcceptanceExpectations(bundleIDs: ["com.example.a"], appAppleID: 7))
         configuration.expectedEnvironment = .production
         #expect(configuration.signedDataVerifier.expectations.environment == .production)
     }

@@ -23,10 +23,10 @@ public struct ReceiptInspection: Sendable {
         Verdict(readable: readError == nil, verified: verification.map { (try? $0.get()) != nil })
     }
 
-    /// The first failure: the read error, else the verification's.
+    /// The first failure, in the order of ``verdict``: the verification's, else the read error.
     public var failure: ReceiptError? {
-        if let readError { return readError }
         if case .failure(let error) = verification { return error }
+        if let readError { return readError }
         return nil
     }
 

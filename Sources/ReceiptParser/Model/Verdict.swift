@@ -14,20 +14,23 @@ public enum Verdict: String, Sendable, Hashable, Codable, CaseIterable {
     /// Not looked at: the server had no capacity in time.
     case unavailable = "unavailable"
 
-    /// The verdict of a pass over some input: `unreadable` when it (or its payload) could not
-    /// be read, else by the verification's outcome (`nil` when none was asked for).
+    /// The verdict of a pass over some input, by the rule in "Unreadable or not verified":
+    /// `notVerified` when a verification was made and failed, whatever the payload holds (nothing
+    /// in data that did not verify is believed, its defects included); else `unreadable` when
+    /// the input (or a genuine payload) could not be read; else by the verification's outcome
+    /// (`nil` when none was asked for).
     public init(readable: Bool, verified: Bool?) {
         switch (readable, verified) {
+        case (_, false?): self = .notVerified
         case (false, _): self = .unreadable
         case (true, nil): self = .notChecked
         case (true, true?): self = .verified
-        case (true, false?): self = .notVerified
         }
     }
 
-    /// The verdict of a failure, by its code: the trust codes (21003) are `notVerified`, the
-    /// rest `unreadable`.
+    /// The verdict of a failure, by its code: trust failures
+    /// (``ReceiptError/Code/isTrustFailure``) are `notVerified`, the rest `unreadable`.
     public init(failure error: ReceiptError) {
-        self = VerifyReceiptResponse.Status(error) == .notAuthenticated ? .notVerified : .unreadable
+        self = error.code.isTrustFailure ? .notVerified : .unreadable
     }
 }

@@ -25,14 +25,8 @@ extension VerifyReceiptResponse {
     /// environment; verifying such a receipt needs an explicit StoreKit Testing anchor anyway.
     /// Expecting `.xcode` accepts Xcode receipts only, and expecting `.unknown` accepts none.
     public static func environmentCheck(_ environment: Environment, expecting expected: Environment?) -> EnvironmentCheck {
-        let accepted: Bool
-        switch expected {
-        case nil: accepted = true
-        case .sandbox?: accepted = environment == .sandbox || environment == .xcode
-        case .production?, .xcode?: accepted = environment == expected
-        case .unknown?: accepted = false
-        }
-        if accepted { return EnvironmentCheck(status: .valid, environmentField: fieldName(of: environment)) }
+        // The rule is AcceptanceExpectations' (`--environment` means the same for tokens).
+        if expected.map(environment.isAccepted(by:)) ?? true { return EnvironmentCheck(status: .valid, environmentField: fieldName(of: environment)) }
         switch environment {
         case .production: return EnvironmentCheck(status: .productionReceiptInSandbox, environmentField: nil)
         case .sandbox, .xcode: return EnvironmentCheck(status: .sandboxReceiptInProduction, environmentField: nil)

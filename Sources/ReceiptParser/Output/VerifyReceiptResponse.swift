@@ -32,22 +32,11 @@ public enum VerifyReceiptResponse {
         /// A production receipt sent to a server that expects sandbox receipts.
         case productionReceiptInSandbox = 21008
 
-        /// The status for a failure: unreadable input is 21002, failed verification 21003.
-        ///
-        /// Refusals of trust are 21003 even when they happen while the envelope is read:
-        /// `tooManyCertificates` (a certificate bomb is a forgery attempt, not a damaged receipt)
-        /// and `keyNotAllowed` (a key outside the key policy).
+        /// The status for a failure: unreadable input is 21002, a trust failure
+        /// (``ReceiptError/Code/isTrustFailure``) 21003.
         public init(_ error: ReceiptError) {
-            self = Self.verificationCodes.contains(error.code) ? .notAuthenticated : .malformed
+            self = error.code.isTrustFailure ? .notAuthenticated : .malformed
         }
-
-        private static let verificationCodes: Set<ReceiptError.Code> = [
-            .signerCount, .signerNotFound, .invalidCertificate, .digestNotAllowed,
-            .unsupportedSignatureAlgorithm, .messageDigestMismatch, .signatureInvalid, .untrustedChain,
-            .missingAppleExtension, .certificateNotValidAtTime, .missingCreationDate, .invalidAnchor,
-            .tooManyCertificates, .certificateTooLarge, .keyNotAllowed,
-            .unsupportedCriticalHeader, .missingSignedDate, .wrongKind, .appIdentityMismatch, .environmentMismatch,
-        ]
     }
 
     /// The whole response for the outcome of ``ReceiptVerifier/verifyAndDecode(_:)``, as text.

@@ -53,7 +53,7 @@ struct CompactJWS {
 
     /// A part's JSON, which must be UTF-8 text of one object.
     private static func object(_ bytes: [UInt8], _ name: String) throws(ReceiptError) -> StrictJSON.Value {
-        guard String(validating: bytes, as: UTF8.self) != nil else {
+        guard isUTF8(bytes) else {
             throw ReceiptError(.malformedToken, "the \(name) is not UTF-8 text")
         }
         let value: StrictJSON.Value
@@ -66,5 +66,23 @@ struct CompactJWS {
             throw ReceiptError(.malformedToken, "the \(name) is JSON but not an object")
         }
         return value
+    }
+
+    /// Whether `bytes` are UTF-8, without making a String of them: Apple's headers and payloads
+    /// are ASCII, checked eight bytes at a time; anything else is validated by the standard library.
+    static func isUTF8(_ bytes: [UInt8]) -> Bool {
+        let ascii = bytes.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset + 8 <= raw.count {
+                if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+                offset += 8
+            }
+            while offset < raw.count {
+                if raw[offset] & 0x80 != 0 { return false }
+                offset += 1
+            }
+            return true
+        }
+        return ascii || String(validating: bytes, as: UTF8.self) != nil
     }
 }

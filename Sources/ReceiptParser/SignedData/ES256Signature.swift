@@ -4,24 +4,34 @@
 enum ES256Signature {
     static let length = 64
 
-    /// The DER ECDSA-Sig-Value of a 64-byte r‖s signature.
+    /// The DER ECDSA-Sig-Value of a 64-byte r‖s signature, written into one array (a warm
+    /// verification makes this on every call).
     static func der(_ signature: [UInt8]) throws(ReceiptError) -> [UInt8] {
         guard signature.count == length else {
             throw ReceiptError(.signatureInvalid, "the signature has \(signature.count) bytes; ES256 signatures are 64 bytes (r and s), never DER")
         }
-        var content: [UInt8] = []
-        DERWriter.append(ASN1Tag.integer, unsignedInteger(signature[0..<32]), to: &content)
-        DERWriter.append(ASN1Tag.integer, unsignedInteger(signature[32..<64]), to: &content)
+        let r = signature[0..<32].drop { $0 == 0 }
+        let s = signature[32..<64].drop { $0 == 0 }
+        // At most 2 × (2 + 33) = 70 content bytes: every length has DER's short form.
         var der: [UInt8] = []
-        DERWriter.append(ASN1Tag.sequence, content, to: &der)
+        der.reserveCapacity(72)
+        der.append(ASN1Tag.sequence)
+        der.append(UInt8(integerLength(r) + integerLength(s)))
+        appendInteger(r, to: &der)
+        appendInteger(s, to: &der)
         return der
     }
 
-    /// A big-endian unsigned number as DER INTEGER content: leading zeros dropped, one zero
-    /// added where the high bit would make it negative.
-    private static func unsignedInteger(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        var digits = bytes.drop { $0 == 0 }
-        if digits.isEmpty { digits = [0][...] }
-        return digits.first! & 0x80 != 0 ? [0] + digits : Array(digits)
+    /// A big-endian unsigned number's DER INTEGER, tag and length included: leading zeros
+    /// dropped already, one zero added where the high bit would make it negative, 0 as one zero.
+    private static func integerLength(_ digits: ArraySlice<UInt8>) -> Int {
+        2 + (digits.first.map { $0 & 0x80 != 0 ? digits.count + 1 : digits.count } ?? 1)
+    }
+
+    private static func appendInteger(_ digits: ArraySlice<UInt8>, to der: inout [UInt8]) {
+        der.append(ASN1Tag.integer)
+        der.append(UInt8(integerLength(digits) - 2))
+        if digits.first.map({ $0 & 0x80 != 0 }) ?? true { der.append(0) }
+        der.append(contentsOf: digits)
     }
 }

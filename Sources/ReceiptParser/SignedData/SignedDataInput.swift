@@ -42,7 +42,8 @@ extension SignedDataVerifier {
     /// Inspects every token an input holds: one for a bare token, each signed member of a JSON
     /// body (every element of `signedTransactions`, both `signedTransactionInfo` and
     /// `signedRenewalInfo` when both are there), in the body's order. The input verifies only
-    /// when every inspection does.
+    /// when every inspection does, and the tokens of one body must agree (``BodyAgreement``:
+    /// one app, one environment, renewal info of a transaction beside it).
     ///
     /// A body that is not strict JSON (a duplicate key anywhere, nesting deeper than
     /// ``DecodingLimits/maximumTokenJSONDepth``) or holds no token member is one unreadable
@@ -81,6 +82,7 @@ extension SignedDataVerifier {
                 inspections.append(inspect(Array(text.utf8), member: path, expecting: member.kind, options: options))
             }
         }
+        BodyAgreement.apply(to: &inspections)
         if inspections.isEmpty {
             let names = SignedDataInput.members.map(\.name).joined(separator: ", ")
             return [SignedDataInspection(member: nil, expectedKind: kind, readError:

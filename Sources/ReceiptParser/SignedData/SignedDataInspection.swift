@@ -20,7 +20,7 @@ public struct SignedDataInspection: Sendable {
     /// and its kind is known.
     public internal(set) var decoded: SignedPayload?
     /// The expectations' checks, when verified.
-    public internal(set) var checks: [SignedDataCheck] = []
+    public internal(set) var checks: [AcceptanceCheck] = []
     /// A notification's nested tokens, each inspected by the same rules.
     public internal(set) var nested: [SignedDataInspection] = []
     /// Summaries of the header's `x5c` certificates, when the options ask for them.
@@ -31,16 +31,20 @@ public struct SignedDataInspection: Sendable {
         self.expectedKind = expectedKind
     }
 
-    /// Unreadable, not verified, verified, or not accepted (genuine, but a check failed).
+    /// Not verified, unreadable, verified, or not accepted (genuine, but a check failed): the
+    /// rule in "Unreadable or not verified". A token whose trust step failed is not verified,
+    /// whatever its payload holds; one that verified but cannot be read as its kind is unreadable.
     public var verdict: Verdict {
-        let verdict = Verdict(readable: readError == nil, verified: verification.map { (try? $0.get()) != nil })
-        return verdict == .verified && checks.contains { $0.outcome == .failed } ? .notAccepted : verdict
+        if case .failure? = verification { return .notVerified }
+        if readError != nil { return .unreadable }
+        guard verification != nil else { return .notChecked }
+        return checks.contains { $0.outcome == .failed } ? .notAccepted : .verified
     }
 
-    /// The first failure: reading, then verification, then a failed check.
+    /// The first failure, in the order of ``verdict``: verification, then reading, then a failed check.
     public var failure: ReceiptError? {
-        if let readError { return readError }
         if case .failure(let error)? = verification { return error }
+        if let readError { return readError }
         return checks.lazy.compactMap(\.error).first
     }
 }

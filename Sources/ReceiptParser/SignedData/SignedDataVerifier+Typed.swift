@@ -2,7 +2,7 @@
 /// returns its payload as a model, or throws why not.
 ///
 /// ```swift
-/// let verifier = SignedDataVerifier(expectations: .init(bundleID: "com.example.app", environment: .production))
+/// let verifier = SignedDataVerifier(expectations: .init(bundleIDs: ["com.example.app"], environment: .production))
 /// let transaction = try verifier.verifyTransaction(Array(signedTransactionInfo.utf8))
 /// grant(transaction.productId, until: transaction.expiresDate)
 /// ```

@@ -12,7 +12,7 @@ import Foundation
 /// Create one and share it: it is immutable and `Sendable`.
 ///
 /// ```swift
-/// let verifier = SignedDataVerifier(expectations: .init(bundleID: "com.example.app", environment: .production))
+/// let verifier = SignedDataVerifier(expectations: .init(bundleIDs: ["com.example.app"], environment: .production))
 /// let inspection = verifier.inspect(Array(token.utf8))
 /// guard inspection.verdict == .verified else { throw inspection.failure! }
 /// ```
@@ -26,7 +26,7 @@ public struct SignedDataVerifier: Sendable {
     /// an app transaction's `receiptCreationDate`) by default, or at an instant given.
     public let policy: VerificationPolicy
     /// The app and environment the data must be for.
-    public let expectations: SignedDataExpectations
+    public let expectations: AcceptanceExpectations
     /// Whether a notification's nested tokens are verified too (they are by default; a
     /// notification verifies only when they do and agree with it).
     public let verifiesNestedTokens: Bool
@@ -34,7 +34,7 @@ public struct SignedDataVerifier: Sendable {
     let chainCache: ChainCache?
 
     public init(anchor: TrustAnchor = .appleRootCAG3, policy: VerificationPolicy = VerificationPolicy(),
-                expectations: SignedDataExpectations = SignedDataExpectations(), verifiesNestedTokens: Bool = true,
+                expectations: AcceptanceExpectations = AcceptanceExpectations(), verifiesNestedTokens: Bool = true,
                 chainCacheCapacity: Int = ReceiptVerifier.defaultChainCacheCapacity) {
         self.anchor = anchor
         self.policy = policy
@@ -66,47 +66,47 @@ public struct SignedDataVerifier: Sendable {
         // Apple's payloads always carry their kind's members, so another kind is still refused.
         let kind = SignedDataKind.detect(payload: token.payloadValue) ?? expectedKind
         inspection.kind = kind
-        // The payload read as its kind: a documented field of another JSON type makes the data
-        // unreadable (exit 2), before any certificate is looked at.
-        var decoded: SignedPayload?
-        if let kind {
-            do {
-                decoded = try SignedPayload(kind: kind, payload: token.payloadValue)
-            } catch {
-                inspection.readError = error
-                return inspection
-            }
-        }
+        // The payload is read as its kind once: for its signed date, once the signature holds,
+        // and then for everything else (identity, checks, the caller's model). A payload that
+        // cannot be read as its kind makes genuine data unreadable; of data that did not verify
+        // it is only reported, never the verdict ("Unreadable or not verified" in the docs).
+        var reading = PayloadReading(kind: kind, value: token.payloadValue)
         do {
             let header = try JWSHeader(token.header)
             if options.summarizesCertificates { inspection.certificates = CertificateSummary.summaries(of: header.certificates) }
-            inspection.verification = .success(try verify(token, header: header, kind: kind, expecting: expectedKind))
+            inspection.verification = .success(try verify(token, header: header, kind: kind, expecting: expectedKind, reading: &reading))
+        } catch where !error.code.isTrustFailure {
+            // Met while verifying, but a reading failure (the payload is not of its kind's
+            // types, its date no date): unreadable. The payload is read only once the
+            // signature holds, so this is never said of a forgery.
+            inspection.readError = error
+            return inspection
         } catch {
-            // A date of another JSON type is a payload that cannot be read as its kind, as a
-            // field of another type is when the models decode it: unreadable, not unverified.
-            if error.code == .wrongValueType {
-                inspection.readError = error
-                return inspection
-            }
             inspection.verification = .failure(error)
             guard options.decodesUnverified else { return inspection }
         }
         inspection.payload = token.payloadValue
-        inspection.decoded = decoded
-        guard let kind else { return inspection }
-        let identity = SignedDataIdentity(token.payloadValue, kind: kind)
-        if case .success? = inspection.verification {
-            inspection.checks = identity.checks(against: expectations)
+        guard kind != nil else { return inspection }
+        switch reading.read() {
+        case .success(let decoded):
+            inspection.decoded = decoded
+        case .failure(let error):
+            inspection.readError = error
+            return inspection
         }
-        if kind == .notification, verifiesNestedTokens {
-            inspectNested(in: token.payloadValue, identity: identity, options: options, into: &inspection)
+        guard let decoded = inspection.decoded else { return inspection }
+        if case .success? = inspection.verification {
+            inspection.checks = expectations.checks(of: AcceptanceSubject(decoded))
+        }
+        if case .notification(let notification) = decoded, verifiesNestedTokens {
+            inspectNested(in: notification, options: options, into: &inspection)
         }
         return inspection
     }
 
     /// The signature, the header's rules, the chain at the data's instant, and the kind.
-    private func verify(_ token: CompactJWS, header: JWSHeader, kind: SignedDataKind?,
-                        expecting expectedKind: SignedDataKind?) throws(ReceiptError) -> VerificationReport {
+    private func verify(_ token: CompactJWS, header: JWSHeader, kind: SignedDataKind?, expecting expectedKind: SignedDataKind?,
+                        reading: inout PayloadReading) throws(ReceiptError) -> VerificationReport {
         let certificates = header.certificates
         let required = anchor.mode == .appStore ? 3 : 1
         guard certificates.count == required else {
@@ -129,10 +129,8 @@ public struct SignedDataVerifier: Sendable {
                                                               by: signer, role: "the token signer", budget: &budget),
                                            "the token's signature")
             },
-            signedAt: { () throws(ReceiptError) -> Date in try Self.signedDate(of: token.payloadValue, kind: kind) })
-        guard let kind else {
-            throw ReceiptError(.wrongKind, "the payload is of no known kind (no transactionId, notificationType, receiptType or renewal member)")
-        }
+            signedAt: { () throws(ReceiptError) -> Date in try reading.signedDate() })
+        guard let kind else { throw PayloadReading.noKind }
         if let expectedKind, kind != expectedKind {
             throw ReceiptError(.wrongKind, "the token is \(kind.phrase) where \(expectedKind.phrase) is expected")
         }
@@ -140,55 +138,31 @@ public struct SignedDataVerifier: Sendable {
                                   chain: outcome.entry.summaries)
     }
 
-    /// The instant the data claims: `signedDate`, or an app transaction's `receiptCreationDate`,
-    /// in milliseconds since 1970 (a fraction of a millisecond is accepted; Xcode writes one).
-    static func signedDate(of payload: StrictJSON.Value, kind: SignedDataKind?) throws(ReceiptError) -> Date {
-        let field = kind?.dateField ?? "signedDate"
-        switch payload[field] {
-        case nil, .null?:
-            throw ReceiptError(.missingSignedDate, "the payload has no \(field) and no validation time was given")
-        case .number(let text)?:
-            guard let date = UnixMilliseconds.date(from: text) else {
-                throw ReceiptError(.wrongValueType, "\(field) is not a number of milliseconds in the years 0000 to 9999")
-            }
-            return date
-        case let other?:
-            throw ReceiptError(.wrongValueType, "\(field) is \(other.typeName); a number of milliseconds is required")
-        }
-    }
-
     /// Verifies a notification's nested tokens with the same rules; each must be of its
-    /// member's kind and agree with the notification. One that does not fails the notification.
-    private func inspectNested(in payload: StrictJSON.Value, identity: SignedDataIdentity, options: InspectionOptions,
+    /// member's kind and agree with the notification (``BodyAgreement``). One that does not
+    /// fails the notification.
+    private func inspectNested(in notification: ServerNotification, options: InspectionOptions,
                                into inspection: inout SignedDataInspection) {
-        let members: [(container: String, name: String, kind: SignedDataKind)] = [
-            ("data", "signedTransactionInfo", .transaction), ("data", "signedRenewalInfo", .renewalInfo),
-            ("appData", "signedAppTransactionInfo", .appTransaction),
+        let members: [(path: String, token: String?, kind: SignedDataKind)] = [
+            ("data.signedTransactionInfo", notification.data?.signedTransactionInfo, .transaction),
+            ("data.signedRenewalInfo", notification.data?.signedRenewalInfo, .renewalInfo),
+            ("appData.signedAppTransactionInfo", notification.appData?.signedAppTransactionInfo, .appTransaction),
         ]
+        let nestedOptions = InspectionOptions(decodesUnverified: options.decodesUnverified,
+                                              summarizesCertificates: options.summarizesCertificates)
         for member in members {
-            guard let value = payload[member.container]?[member.name], value != .null else { continue }
-            let path = "\(member.container).\(member.name)"
-            guard case .string(let text) = value else {
-                inspection.nested.append(SignedDataInspection(member: path, expectedKind: member.kind, readError:
-                    ReceiptError(.wrongValueType, "\(path) is \(value.typeName), not a token")))
-                continue
-            }
-            var nested = inspect(Array(text.utf8), member: path, expecting: member.kind,
-                                 options: InspectionOptions(decodesUnverified: options.decodesUnverified,
-                                                            summarizesCertificates: options.summarizesCertificates))
+            guard let text = member.token else { continue }
+            var nested = inspect(Array(text.utf8), member: member.path, expecting: member.kind, options: nestedOptions)
             nested.checks = []  // the notification's expectations are checked once, on the notification
-            if case .success? = nested.verification, let payload = nested.payload,
-               let disagreement = identity.disagreement(with: SignedDataIdentity(payload, kind: member.kind)) {
-                nested.verification = .failure(disagreement)
-            }
             inspection.nested.append(nested)
         }
+        BodyAgreement.apply(to: &inspection.nested, reference: ("the notification", .notification(notification)))
         guard case .success? = inspection.verification,
               let failed = inspection.nested.first(where: { $0.failure != nil }), let error = failed.failure
         else { return }
         // The notification fails as its nested token does: unreadable when that one is.
         let prefixed = ReceiptError(error.code, "\(failed.member ?? "a nested token"): \(error.reason)")
-        if failed.readError != nil {
+        if failed.verdict == .unreadable {
             inspection.readError = prefixed
         } else {
             inspection.verification = .failure(prefixed)

@@ -30,7 +30,7 @@ extension SignedDataInspection: JSONWritable {
     }
 }
 
-extension SignedDataCheck: JSONWritable {
+extension AcceptanceCheck: JSONWritable {
     public func write(to json: inout JSONWriter) {
         json.beginObject()
         json.member("name", name)
