@@ -4,17 +4,20 @@ caller can ask for (which fail where the value differs)."""
 
 from __future__ import annotations
 
+import json
 import hashlib
 
 from .hostile_content import BIDI, ESCAPES, FAKE_LINES
 from .jsontext import Members, Raw, encode, nested_arrays
 from .jws import P256_N, b64std, b64url
-from .jws_fixture import JWSKit, TokenList
+from .jws_fixture import probe, JWSKit, TokenList
 from .jws_outcome import fails, ok
 from .payload import BUNDLE_ID
 from .storekit2 import APP_ACCOUNT_TOKEN, APP_APPLE_ID, DROP, SIGNED, SIGNED_AT, app_data, app_transaction, edit, \
     external_purchase_token, ms, notification, notification_data, plain_renewal_info, plain_transaction, \
     renewal_info, summary, transaction
+from .jws_rules import MAX_SIZE, depth
+from .jws_reading import header, payload_text, s_is_high, seg, sig
 
 VALID = TokenList("valid", "Tokens that verify",
                   "Every kind with every field documented today, each form of notification, what Apple may add "
@@ -282,6 +285,7 @@ FRACTIONAL = Raw("1748779200123.485")
        "every fraction is below one half, so truncating and rounding agree.", "transaction",
        ok(decoded={"signedDate": "2025-06-01T12:00:00.123Z", "purchaseDate": "2025-06-01T11:59:00.000Z",
                    "expiresDate": "2025-07-01T11:59:00.000Z"}))
+@probe(lambda d: b'"signedDate":1748779200123.485' in payload_text(d))
 def transaction_fractional(kit: JWSKit) -> str:
     return kit.token(transaction(signedDate=FRACTIONAL, purchaseDate=Raw("1748779140000.25"),
                                  expiresDate=Raw("1751371140000.0001")))
@@ -291,6 +295,7 @@ def transaction_fractional(kit: JWSKit) -> str:
        "and whose productId is `\"com.example\\/pro.monthly\"` (JSON escapes, as Xcode writes `\\/`).",
        "transaction", ok("keys and values are compared after unescaping",
                          decoded={"productId": "com.example/pro.monthly"}, expect_bundle_id=BUNDLE_ID))
+@probe(lambda d: b'"\\u0062undleId"' in payload_text(d) and b"\\/" in payload_text(d))
 def transaction_escaped(kit: JWSKit) -> str:
     payload = Members((Raw('"\\u0062undleId"') if k == "bundleId" else k, v) for k, v in transaction().items())
     payload = Members((k, Raw('"com.example\\/pro.monthly"') if k == "productId" else v) for k, v in payload)
@@ -300,6 +305,8 @@ def transaction_escaped(kit: JWSKit) -> str:
 @token("transaction-look-alike-keys.jws", "A transaction with two unknown members `café` (precomposed U+00E9) "
        "and `cafe\u0301` (e + U+0301): canonically equal, other bytes, so two keys, not a duplicate.", "transaction",
        ok("keys compare byte for byte"))
+@probe(lambda d: "caf\u00e9" in json.loads(payload_text(d))
+       and "cafe\u0301" in json.loads(payload_text(d)))
 def transaction_look_alike_keys(kit: JWSKit) -> str:
     return kit.token(edit(transaction(), **{"caf\u00e9": "precomposed", "cafe\u0301": "decomposed"}))
 
@@ -315,6 +322,7 @@ def transaction_hybrid(kit: JWSKit) -> str:
 
 @token("pretty-json.jws", "Header and payload JSON indented with spaces and line breaks (inside the base64url): "
        "the signature covers the base64url text, whatever JSON it holds.", "transaction", ok())
+@probe(lambda d: b"\n  " in payload_text(d) and b"\n  " in seg(d, 0))
 def pretty_json(kit: JWSKit) -> str:
     return kit.token(encode(plain_transaction(), indent=2), encode(kit.header(), indent=2))
 
@@ -322,6 +330,7 @@ def pretty_json(kit: JWSKit) -> str:
 @token("header-extra-fields.jws", "A header with x5c first, then alg, and kid, typ, cty, x5t#S256 (a wrong "
        "thumbprint), jku and x5u (URLs), jwk (another key) and an unknown member: all ignored, nothing fetched.",
        "transaction", ok())
+@probe(lambda d: {"kid", "jwk", "jku", "x5u", "x5t#S256"} <= set(header(d)))
 def header_extra(kit: JWSKit) -> str:
     header = {"x5c": kit.x5c("jws-leaf", "jws-intermediate", "jws-root"), "alg": "ES256", "kid": "ABCDEF1234",
               "typ": "JWT", "cty": "json", "x5t#S256": b64url(hashlib.sha256(b"not the leaf").digest()),
@@ -332,6 +341,7 @@ def header_extra(kit: JWSKit) -> str:
 
 @token("whitespace-around.jws", "A valid token with a line feed, spaces and a tab before it and spaces, CR LF and "
        "an empty line after it: whitespace around the whole token is not part of it.", "transaction", ok())
+@probe(lambda d: d != d.strip() and d.strip().count(b".") == 2)
 def whitespace_around(kit: JWSKit) -> bytes:
     return b"\n  \t" + kit.token(plain_transaction()).encode() + b"  \r\n\n"
 
@@ -341,6 +351,7 @@ DEPTH = 64  # DecodingLimits.maximumTokenJSONDepth; the payload object is level 
 
 @token("depth-64.jws", f"A transaction with an unknown member holding {DEPTH - 1} nested arrays: {DEPTH} levels "
        "with the payload object, the most accepted.", "transaction", ok())
+@probe(lambda d: depth(json.loads(payload_text(d))) == 64)
 def depth_64(kit: JWSKit) -> str:
     return kit.token(edit(plain_transaction(), deep=nested_arrays(DEPTH - 1)))
 
@@ -364,6 +375,7 @@ def sized_token(kit: JWSKit, size: int) -> bytes:
 
 @token("size-at-limit.jws", "A valid transaction token of exactly 1 MiB (1048576 bytes, no newline in the file): "
        "the largest accepted.", "transaction", ok())
+@probe(lambda d: len(d) == MAX_SIZE)
 def size_at_limit(kit: JWSKit) -> bytes:
     return sized_token(kit, MIB)
 
@@ -381,6 +393,7 @@ def high_s(raw: bytes) -> bytes:
        ok("accepted: ECDSA verification (OpenSSL, CryptoKit) accepts both forms and JWS has no low-S rule; a "
           "second token string for the same payload is harmless, since tokens are told apart by their ids, not "
           "their bytes"))
+@probe(s_is_high)
 def signature_high_s(kit: JWSKit) -> str:
     parts = kit.signed(plain_transaction())
     return parts.with_signature(high_s(parts.signature)).text
@@ -398,12 +411,14 @@ def leading_zero(kit: JWSKit, half: int) -> str:
 
 @token("signature-r-leading-zero.jws", "A transaction whose signature's r starts with a zero byte (r < 2^248): "
        "r ‖ s keeps it 32 bytes; a DER conversion must drop it.", "transaction", ok())
+@probe(lambda d: sig(d)[0] == 0)
 def signature_r_zero(kit: JWSKit) -> str:
     return leading_zero(kit, 0)
 
 
 @token("signature-s-leading-zero.jws", "A transaction whose signature's s starts with a zero byte.", "transaction",
        ok())
+@probe(lambda d: sig(d)[32] == 0)
 def signature_s_zero(kit: JWSKit) -> str:
     return leading_zero(kit, 1)
 
