@@ -5,17 +5,19 @@ arrive in (App Store Server Notifications, App Store Server API responses)."""
 from __future__ import annotations
 
 import json
+
 from .jsontext import Members, Raw, dumps, nested_arrays
 from .jws import join
-from .jws_fixture import Probe, probe, JWSKit, TokenList
+from .jws_fixture import JWSKit, Probe, TokenList, probe
 from .jws_outcome import fails, ok
-from .jws_valid import DEPTH, nested_renewal, nested_transaction, rescind_consent, subscribed
+from .jws_reading import (app_nested, es256_valid, first_dup, header, member_kind, nested_payload, nested_token,
+                          payload_text, pl, seg, token_payload, x5c_of)
+from .jws_rules import READABLE_MS, depth, kind_of
+from .jws_valid import nested_renewal, nested_transaction, rescind_consent, subscribed
+from .jws_valid_edges import DEPTH
 from .payload import BUNDLE_ID
 from .storekit2 import APP_APPLE_ID, DROP, SIGNED, app_transaction, notification, plain_renewal_info, \
     plain_transaction, renewal_info, transaction
-from .jws_rules import READABLE_MS, depth, kind_of
-from .jws_reading import (app_nested, es256_valid, first_dup, header, member_kind, nested_payload, nested_token,
-                          payload_text, pl, seg, token_payload, x5c_of)
 
 PAYLOAD = TokenList("payload", "Payloads", "Validly signed tokens whose payload is of no kind, or holds a documented "
                     "member with another JSON type than documented (the payload cannot be read as its kind).")

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import base64
 import json
+
 from .jsontext import Members, Raw, encode, nested_arrays
 from .jws import join
-from .jws_fixture import probe, JWSKit, TokenList
+from .jws_fixture import JWSKit, TokenList, probe
 from .jws_outcome import fails
-from .jws_valid import DEPTH, MIB, sized_token
-from .storekit2 import edit, plain_transaction, transaction
-from .jws_rules import MAX_SIZE, depth
 from .jws_reading import first_dup, header, parts_of, payload_text, seg, sig
+from .jws_rules import MAX_SIZE, depth
+from .jws_valid_edges import DEPTH, MIB, sized_token
+from .storekit2 import edit, plain_transaction, transaction
 
 SYNTAX = TokenList("syntax", "Tokens that cannot be read (exit 2)",
                    "A valid token changed in one way after signing (or signed with the defect inside), so that "
