@@ -5,20 +5,9 @@ assumed by the outcomes")."""
 from __future__ import annotations
 
 import base64
-import datetime as dt
 import json
 import re
-import shutil
-import subprocess
-import tempfile
 from decimal import Decimal
-from pathlib import Path
-
-from cryptography import x509
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
 
 UNREADABLE = {"malformedToken", "invalidJSON", "duplicateKey", "tooLarge", "wrongValueType"}
 MAX_SIZE, MAX_DEPTH = 1 << 20, 64

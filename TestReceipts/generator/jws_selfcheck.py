@@ -12,10 +12,8 @@ accepts the chain of every token that verifies, at its date.
 
 from __future__ import annotations
 
-import base64
 import datetime as dt
 import json
-import re
 import shutil
 import subprocess
 import tempfile
@@ -26,7 +24,7 @@ from cryptography import x509
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 from .jws_manifest import token_files
 from .jws_rules import (INTERMEDIATE_OID, LEAF_OID, MAX_SIZE, N, UNREADABLE, Unreadable, b64std_strict, b64url_strict,
