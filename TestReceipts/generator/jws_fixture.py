@@ -3,7 +3,9 @@ how its bytes are made from the JWS PKI (JWSKit)."""
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from . import jsontext
@@ -61,6 +63,26 @@ class JWSKit:
 
 
 @dataclass(frozen=True)
+class Probe:
+    """The specific defect a hostile file must have, written in `jws_reading`'s independent words:
+    `check(data)` on the file's bytes, or `check(data, out)` when it also reads the PKI or another
+    fixture under the output folder."""
+    check: Callable
+
+    def holds(self, data: bytes, out: Path) -> bool:
+        reads_output = len(inspect.signature(self.check).parameters) == 2
+        return self.check(data, out) if reads_output else self.check(data)
+
+
+def probe(check: Callable):
+    """Declares a builder's probe beside it (put under the `token` decorator)."""
+    def attach(build):
+        build.probes = (*getattr(build, "probes", ()), Probe(check))
+        return build
+    return attach
+
+
+@dataclass(frozen=True)
 class TokenFile:
     file: str  # under jws/
     what: str
@@ -69,6 +91,7 @@ class TokenFile:
     build: Callable[[JWSKit], str | bytes]
     group: str
     members: tuple[tuple[str, str | None], ...] | None = None  # a body's signed members: (name, kind inside)
+    probes: tuple[Probe, ...] = ()
 
     def content(self, kit: JWSKit) -> bytes:
         """The file: a token (or body) and one newline, or bytes exactly as built."""
@@ -91,10 +114,11 @@ class TokenList(list):
         self.group, self.title, self.about = group, title, about
 
     def token(self, file: str, what: str, kind: str | None, *cases: Case,
-              members: tuple[tuple[str, str | None], ...] | None = None):
+              members: tuple[tuple[str, str | None], ...] | None = None, probes: tuple[Probe, ...] = ()):
         assert kind in (None, *KINDS) and cases, file
 
         def register(build: Callable[[JWSKit], str | bytes]) -> Callable[[JWSKit], str | bytes]:
-            self.append(TokenFile(file, what, kind, cases, build, self.group, members))
+            self.append(TokenFile(file, what, kind, cases, build, self.group, members,
+                                   (*probes, *getattr(build, "probes", ()))))
             return build
         return register

@@ -98,9 +98,10 @@ by the JWS test PKI below, shaped like Apple's StoreKit 2 signed data (issue 15)
 Made by the `jws_*` modules of the generator: `jsontext` (JSON written byte for
 byte: key order, a key twice, escaped keys, raw numbers), `jws` (compact
 serialization, ES256 as r ‖ s), `jws_pki`, `storekit2` (the payloads),
-`jws_outcome` and `jws_fixture` (how a file and its cases are declared), the
-fixtures in `jws_valid`, `jws_syntax`, `jws_trust` and `jws_content`, then
-`jws_manifest`, `jws_readme` and `jws_selfcheck`. ECDSA signatures (tokens and
+`jws_outcome` and `jws_fixture` (how a file, its cases and its probe are
+declared), the fixtures in `jws_valid`, `jws_valid_edges`, `jws_syntax`,
+`jws_trust`, `jws_chain` and `jws_content`, then `jws_manifest`, `jws_readme`
+and the self-check (`jws_rules`, `jws_reading`, `jws_selfcheck`). ECDSA signatures (tokens and
 certificates) are deterministic (RFC 6979), so the files regenerate byte for
 byte from the keys in `pki/jws-*.key.pem`. Each file holds the token (or body)
 and one line feed, unless its description says otherwise.
@@ -228,10 +229,13 @@ digitalSignature critical, no key identifiers, no markers.
 
 `generator/jws_selfcheck.py` reads only the files: an independent verifier
 (Python `json` with a duplicate-key hook, `cryptography` for the signature and
-each certificate signature, its own base64 and kind rules) must reach every
-case's exit status and code, and find exactly the declared defects in every
-token that has several; each hostile file's specific defect is probed (the
-signature really is DER, the key really is there twice, the part really holds a
-space, ...); and `openssl verify -x509_strict -attime` accepts the chain of
+each certificate signature, its own base64 and kind rules in `jws_rules`) must
+reach every case's exit status and code, and find exactly the declared defects
+in every token that has several; each hostile file's specific defect is probed
+(the signature really is DER, the key really is there twice, the part really
+holds a space, ...) by the probe declared beside its builder, written with
+`jws_reading` (the file's bytes read with `json`, `base64` and `cryptography`,
+nothing the tokens were made with), and every file that must not verify needs
+one; and `openssl verify -x509_strict -attime` accepts the chain of
 every token that verifies, at its date.
 """

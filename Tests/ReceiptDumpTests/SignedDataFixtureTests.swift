@@ -8,31 +8,9 @@ import ReceiptTestSupport
 /// support staff run it, and through the library: the exit status and the error code the
 /// manifest records (or one of the other defects a multi-defect token also has).
 struct SignedDataFixtureTests {
-    struct Case: CustomTestStringConvertible, Sendable {
-        let index: Int
-        let file: String
-        let options: [String: String]
-        let exitStatus: Int32
-        let errors: [String]
-        var testDescription: String { "\(file) \(options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))" }
-    }
+    typealias Case = FixtureManifest.TokenCase
 
-    static let cases: [Case] = {
-        let url = Paths.fixtures.appendingPathComponent("jws/tokens.json")
-        guard let data = try? Data(contentsOf: url),
-              let entries = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [] }
-        return entries.enumerated().map { index, entry in
-            var options: [String: String] = [:]
-            for (key, value) in entry["options"] as? [String: Any] ?? [:] {
-                // storekit_testing is the one flag; numbers (an App Apple ID) keep their digits.
-                options[key] = key == "storekit_testing" ? "true" : (value as? String) ?? (value as? NSNumber)?.stringValue ?? "\(value)"
-            }
-            var errors = (entry["error"] as? String).map { [$0] } ?? []
-            errors += entry["other_errors"] as? [String] ?? []
-            return Case(index: index, file: entry["file"] as! String, options: options,
-                        exitStatus: Int32((entry["exit_status"] as! NSNumber).intValue), errors: errors)
-        }
-    }()
+    static let cases = FixtureManifest.tokenCases
 
     /// receipt-dump's arguments for a case: the test root unless the case names another anchor.
     static func arguments(_ item: Case) -> [String] {

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import ReceiptParser
 
-/// TestReceipts/fixtures.json: every generated fixture's expected outcome, declared once beside
-/// the code that makes the fixture (TestReceipts/generator) and written by the generator, which
-/// also writes TestReceipts/README.md's tables from it. Tests read outcomes here instead of
-/// repeating them.
+/// TestReceipts/fixtures.json (receipts) and TestReceipts/jws/tokens.json (StoreKit 2 tokens and
+/// bodies): every generated fixture's expected outcome, declared once beside the code that makes
+/// the fixture (TestReceipts/generator) and written by the generator, which also writes
+/// TestReceipts/README.md's tables from them. Tests read outcomes here instead of repeating them;
+/// this is the one reader of both files.
 package struct FixtureManifest: Decodable, Sendable {
     /// A trust configuration the verdicts are given under.
     package struct Trust: Decodable, Sendable {
@@ -93,6 +94,72 @@ package struct FixtureManifest: Decodable, Sendable {
 
         package func bytes() throws -> [UInt8] { try FixtureManifest.bytes(file) }
     }
+
+    /// One case of TestReceipts/jws/tokens.json: a token (or body) under `jws/`, the options of
+    /// one run, and the outcome the generator declared beside the file's builder.
+    package struct TokenCase: Decodable, Sendable, CustomTestStringConvertible {
+        /// The path under TestReceipts/jws/.
+        package let file: String
+        /// The run's options as receipt-dump's words take them: `storekit_testing` is `true`,
+        /// numbers (an App Apple ID) keep their digits.
+        package let options: [String: String]
+        /// receipt-dump's exit status: 0 verified, 1 a rule broken, 2 unreadable.
+        package let exitStatus: Int32
+        /// The code the manifest records first, then the other defects a multi-defect token also has;
+        /// empty when the case verifies.
+        package let errors: [String]
+
+        private enum CodingKeys: String, CodingKey {
+            case file, options, error
+            case exitStatus = "exit_status"
+            case otherErrors = "other_errors"
+        }
+
+        /// An option's JSON value: text, a number or a flag.
+        private enum OptionValue: Decodable {
+            case text(String)
+            case number(Int)
+            case flag(Bool)
+
+            init(from decoder: Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let flag = try? container.decode(Bool.self) {
+                    self = .flag(flag)
+                } else if let number = try? container.decode(Int.self) {
+                    self = .number(number)
+                } else {
+                    self = .text(try container.decode(String.self))
+                }
+            }
+
+            var text: String {
+                switch self {
+                case .text(let text): text
+                case .number(let number): "\(number)"
+                case .flag(let flag): "\(flag)"
+                }
+            }
+        }
+
+        package init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            file = try container.decode(String.self, forKey: .file)
+            options = try container.decode([String: OptionValue].self, forKey: .options).mapValues(\.text)
+            exitStatus = try container.decode(Int32.self, forKey: .exitStatus)
+            let first = try container.decodeIfPresent(String.self, forKey: .error)
+            let others = try container.decodeIfPresent([String].self, forKey: .otherErrors) ?? []
+            errors = (first.map { [$0] } ?? []) + others
+        }
+
+        package var testDescription: String {
+            "\(file) \(options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"
+        }
+    }
+
+    /// Every case of TestReceipts/jws/tokens.json, for `@Test(arguments:)`; empty if it does not
+    /// load (which `SignedDataFixtureTests.theManifestCoversEveryRule` reports).
+    package static let tokenCases: [TokenCase] = (try? JSONDecoder().decode(
+        [TokenCase].self, from: Data(contentsOf: Paths.fixtures.appendingPathComponent("jws/tokens.json")))) ?? []
 
     /// The word for a verified fixture.
     package let verified: String
