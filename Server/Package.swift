@@ -27,7 +27,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        // The credit ledger (issue 16): its rules and its storage, apart from HTTP so that they are
+        // The credit ledger: its rules and its storage, apart from HTTP so that they are
         // tested on their own and the same rules run over SQLite or PostgreSQL.
         .target(
             name: "ReceiptLedger",
@@ -44,7 +44,7 @@ let package = Package(
                 .product(name: "ReceiptParser", package: "ReceiptParser"),
                 // receipt-dump's text of StoreKit 2 tokens, shown on the support page.
                 .product(name: "ReceiptReports", package: "ReceiptParser"),
-                // The credit ledger behind the /v1/credits routes (issue 16).
+                // The credit ledger behind the /v1/credits routes.
                 "ReceiptLedger",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

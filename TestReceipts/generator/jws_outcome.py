@@ -2,7 +2,7 @@
 
 A case is one run: the options it needs (beyond `--root pki/jws-root.der`) and the outcome,
 `verified` or the ReceiptError code name; the exit status follows from the code, as the shared
-contract sorts them (issue 15): 2 for what cannot be read, 1 for what breaks a rule.
+contract sorts them: 2 for what cannot be read, 1 for what breaks a rule.
 """
 
 from __future__ import annotations

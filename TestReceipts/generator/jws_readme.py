@@ -93,7 +93,7 @@ SECTION = """
 ## StoreKit 2 JWS fixtures (`jws/`)
 
 Compact JWS tokens (`.jws`) and the JSON bodies they arrive in (`.json`), signed
-by the JWS test PKI below, shaped like Apple's StoreKit 2 signed data (issue 15):
+by the JWS test PKI below, shaped like Apple's StoreKit 2 signed data:
 {counts}. Nothing is derived from real tokens or Apple's certificates.
 Made by the `jws_*` modules of the generator: `jsontext` (JSON written byte for
 byte: key order, a key twice, escaped keys, raw numbers), `jws` (compact

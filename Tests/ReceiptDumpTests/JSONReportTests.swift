@@ -40,8 +40,8 @@ struct JSONReportTests {
         }
     }
 
-    /// `entries` in-app purchases of `attributes` empty attributes each, as gen5.py makes them
-    /// (at a size a unit test can afford).
+    /// `entries` in-app purchases of `attributes` empty attributes each, a receipt shaped to make the
+    /// JSON writer work hard (at a size a unit test can afford).
     static func manyAttributes(entries: Int, attributes: Int) throws -> [UInt8] {
         let entry = DER.attribute(17, DER.set(Array(repeating: DER.attribute(99, DER.octets([])), count: attributes)))
         return try HostileOutputTests.forged(DER.set([DER.attribute(12, DER.ia5("2025-06-01T12:00:00Z"))]

@@ -120,7 +120,7 @@ struct SupportToolTests {
         let unreadable = try run("--format", "verifyreceipt", "receipts/not-pkcs7.bin")
         #expect((try json(unreadable) as? [String: Any])?["status"] as? Int == 21002)
         #expect(try run("--format", "verifyreceipt", "--no-verify", "receipts/sample.receipt").status == 64)
-        // --environment is a check with every format (issue 15): the sample is a sandbox receipt.
+        // --environment is a check with every format: the sample is a sandbox receipt.
         let sandbox = try run("--format", "summary", "--root", "pki/test-root.der", "--environment", "sandbox", "receipts/sample.receipt")
         #expect(sandbox.status == 0)
         let production = try run("--root", "pki/test-root.der", "--environment", "production", "receipts/sample.receipt")

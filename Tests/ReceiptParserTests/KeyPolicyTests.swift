@@ -119,10 +119,10 @@ struct KeyPolicyTests {
         // Remembered: only the receipt's own signature.
         #expect(try signatureChecks(fixture("sample.receipt"), verifier) == (1, nil))
         // One forged intermediate ahead of the real one: exactly the budget.
-        #expect(try signatureChecks(hostile("budget-one-fake.receipt"), verifier).0 == SignatureBudget.perReceipt)
+        #expect(try signatureChecks(hostile("budget-one-fake.receipt"), verifier).0 == SignatureBudget.perVerification)
         // Eight: the budget runs out, the reason says so, and no more signatures were tried.
         let (used, error) = try signatureChecks(hostile("budget-eight-fakes.receipt"), verifier)
-        #expect(used == SignatureBudget.perReceipt)
+        #expect(used == SignatureBudget.perVerification)
         #expect(error?.code == .untrustedChain)
         #expect(error?.reason.contains("budget ran out") == true)
         // Keys outside the policy are refused before any signature with them.

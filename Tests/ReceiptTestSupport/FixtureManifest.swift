@@ -35,7 +35,7 @@ package struct FixtureManifest: Decodable, Sendable {
                 anchor = .appleIncRoot
             }
             let time: VerificationPolicy.ValidationTime = try at.map { .instant(try #require(RFC3339.date(from: $0))) }
-                ?? .receiptCreationDate
+                ?? .signedDate
             return ReceiptVerifier(anchor: anchor, policy: VerificationPolicy(requiresSHA256: requireSHA256 ?? false,
                                                                               validationTime: time),
                                    chainCacheCapacity: chainCacheCapacity)

@@ -1,4 +1,4 @@
-// StoreKit 2 token benchmarks (issue 15): SignedDataVerifier against the C floors and
+// StoreKit 2 token benchmarks: SignedDataVerifier against the C floors and
 // vapor/jwt-kit's X5CVerifier, over the same tokens in the same run.
 //
 //   JWS verify+decode warm / cold   verifyTransaction(bytes): chain cache warm / disabled

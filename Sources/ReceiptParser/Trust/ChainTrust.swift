@@ -54,7 +54,7 @@ struct ChainTrust {
         let instant: Date
         switch policy.validationTime {
         case .instant(let given): instant = given
-        case .receiptCreationDate: instant = try signedAt()
+        case .signedDate: instant = try signedAt()
         }
 
         // 3. The chain (built, or remembered), judged at that instant.

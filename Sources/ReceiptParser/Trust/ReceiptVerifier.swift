@@ -19,7 +19,7 @@ import Foundation
 /// creation date), so a forged receipt costs one hash and one signature check to reject,
 /// whatever its size. Whatever certificates it carries, a receipt costs at
 /// most ``DecodingLimits/maximumCertificates`` certificate parses and
-/// ``SignatureBudget/perReceipt`` signature checks, each with a key ``KeyPolicy`` accepts and
+/// ``SignatureBudget/perVerification`` signature checks, each with a key ``KeyPolicy`` accepts and
 /// under the scheme its algorithm label names.
 public struct ReceiptVerifier: Sendable {
     /// What receipts must chain to.

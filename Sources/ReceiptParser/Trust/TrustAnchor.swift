@@ -1,4 +1,5 @@
-/// What a receipt must chain to. Trust comes only from here, never from the receipt.
+/// What signed data (a receipt or a token) must chain to. Trust comes only from here, never from
+/// the data.
 public struct TrustAnchor: Sendable {
     /// The kinds of trust a verifier can be configured with.
     public enum Mode: String, Sendable, Codable {

@@ -8,9 +8,10 @@ import Foundation
 public struct VerificationPolicy: Sendable {
     /// When certificates must be valid.
     public enum ValidationTime: Sendable, Hashable {
-        /// At the receipt's creation date (attribute 12). Every real Apple receipt-signing
-        /// certificate has expired by now, so "now" would reject every old receipt.
-        case receiptCreationDate
+        /// At the instant the data says it was signed: a receipt's creation date (attribute 12),
+        /// a token's `signedDate` (an app transaction's `receiptCreationDate`). Every real Apple
+        /// receipt-signing certificate has expired by now, so "now" would reject every old receipt.
+        case signedDate
         /// At an instant the caller chooses.
         case instant(Date)
     }
@@ -20,8 +21,8 @@ public struct VerificationPolicy: Sendable {
     /// When certificates must be valid.
     public var validationTime: ValidationTime
 
-    /// SHA-1 allowed (2008–2024 Apple chains use it), certificates judged at creation date.
-    public init(requiresSHA256: Bool = false, validationTime: ValidationTime = .receiptCreationDate) {
+    /// SHA-1 allowed (2008–2024 Apple chains use it), certificates judged at the signed date.
+    public init(requiresSHA256: Bool = false, validationTime: ValidationTime = .signedDate) {
         self.requiresSHA256 = requiresSHA256
         self.validationTime = validationTime
     }

@@ -1,7 +1,7 @@
-/// Chains that already passed, so that receipts carrying byte-identical certificates skip
+/// Chains that already passed, so that receipts and tokens carrying byte-identical certificates skip
 /// certificate parsing and chain building and pay only for their signature and time checks.
 ///
-/// A ``ReceiptVerifier`` owns one; its anchor and policy never change, so a chain that passed
+/// Each verifier (``ReceiptVerifier``, ``SignedDataVerifier``) owns one; its anchor and policy never change, so a chain that passed
 /// once passes again for the same certificate bytes and the same SignerInfo identifier: chain
 /// building is a pure function of those. The key is therefore every certificate the receipt
 /// carries, byte for byte, in order, plus the signer identifier; an entry holds the parsed signer
