@@ -13,9 +13,9 @@ Written into the output folder (TestReceipts/ by default):
     receipts/...       the fixtures, plus SHA256SUMS
     hostile/...        hostile fixtures (forged certificates, bombs, hostile strings), plus SHA256SUMS
     pki/jws-*          the StoreKit 2 JWS test PKI (EC keys, reused if present)
-    jws/...            StoreKit 2 JWS tokens and JSON bodies, SHA256SUMS and tokens.json (their outcomes)
-    fixtures.json      every fixture's expected outcome, read by the Swift tests
-    README.md          written from fixtures.json and the PKI
+    jws/...            StoreKit 2 JWS tokens and JSON bodies, plus SHA256SUMS
+    cases.json         every fixture's expected outcomes (receipts and tokens, one schema), read by the Swift tests
+    README.md          written from cases.json and the PKI
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from .fixture import Kit
 from .hostile_certificates import CERTIFICATES
 from .hostile_content import CONTENT
 from .jws_fixture import JWSKit
-from .jws_manifest import build_jws, jws_manifest
+from .jws_manifest import build_jws, jws_cases
 from .jws_pki import build_jws_pki
 from .jws_readme import jws_section
 from .jws_selfcheck import jws_check
@@ -62,10 +62,9 @@ def generate(out: Path) -> tuple[dict[str, bytes], Kit]:
         prefix = folder + "/"
         sums = checksums({k.removeprefix(prefix): v for k, v in files.items() if k.startswith(prefix)})
         files[prefix + "SHA256SUMS"] = sums
-    data, jws_data = manifest(FIXTURES), jws_manifest()
-    files["fixtures.json"] = manifest_json(data).encode()
-    files["jws/tokens.json"] = manifest_json(jws_data).encode()
-    files["README.md"] = (readme(data, kit.pki) + jws_section(jws_data, jws_kit.pki)).encode()
+    data = manifest(FIXTURES, jws_cases())
+    files["cases.json"] = manifest_json(data).encode()
+    files["README.md"] = (readme(data["cases"], kit.pki) + jws_section(data["cases"], jws_kit.pki)).encode()
     return files, kit
 
 

@@ -191,14 +191,14 @@ def history(kit: JWSKit, second: str | None = None, **extra: object) -> dict:
 
 @body("body-signed-payload.json", "`{\"signedPayload\": ...}` holding notification-subscribed.jws's notification, "
       "as Apple posts it.", "notification", NOTIFICATION, ok(),
-      ok("the checks pass", expect_bundle_id=BUNDLE_ID, expect_environment="Sandbox", expect_app_apple_id=APP_APPLE_ID))
+      ok("the checks pass", bundle_id=BUNDLE_ID, environment="sandbox", app_apple_id=APP_APPLE_ID))
 def body_signed_payload(kit: JWSKit) -> str:
     return dumps({"signedPayload": kit.token(subscribed(kit))})
 
 
 @body("body-transaction-history.json", "A transaction history response: revision, bundleId, appAppleId, "
       "environment, hasMore and signedTransactions with two transactions.", "transaction", HISTORY, ok(),
-      fails("appIdentityMismatch", "each transaction is checked", expect_bundle_id="com.example.other"))
+      fails("appIdentityMismatch", "each transaction is checked", bundle_id="com.example.other"))
 def body_history(kit: JWSKit) -> str:
     return dumps(history(kit))
 
@@ -218,7 +218,7 @@ def body_status(kit: JWSKit) -> str:
 
 @body("body-app-transaction-info.json", "`{\"signedAppTransactionInfo\": ...}` (Get App Transaction Info), "
       "Production.", "appTransaction", (("signedAppTransactionInfo", "appTransaction"),), ok(),
-      ok("the checks pass", expect_app_apple_id=APP_APPLE_ID, expect_environment="Production"))
+      ok("the checks pass", app_apple_id=APP_APPLE_ID, environment="production"))
 def body_app_transaction(kit: JWSKit) -> str:
     return dumps({"signedAppTransactionInfo": kit.token(app_transaction())})
 
@@ -302,7 +302,7 @@ def body_transaction_as_app(kit: JWSKit) -> str:
 
 @body("body-status-environment-mismatch.json", "A subscription status item whose renewal info says Production, its "
       "transaction Sandbox.", "transaction", STATUS,
-      fails("environmentMismatch", "the environment expected is checked on each token", expect_environment="Sandbox"),
+      fails("environmentMismatch", "the environment expected is checked on each token", environment="sandbox"),
       fails("environmentMismatch", "the tokens of one body agree on their environment, whatever is expected"))
 @probe(lambda d: token_payload(json.loads(d)["signedRenewalInfo"])["environment"] == "Production")
 def body_status_mismatch(kit: JWSKit) -> str:

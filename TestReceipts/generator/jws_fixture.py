@@ -99,7 +99,7 @@ class TokenFile:
         return made if isinstance(made, bytes) else made.encode("utf-8") + b"\n"
 
     def entries(self) -> list[dict]:
-        head: dict = {"file": self.file, "description": self.what, "input": "body" if self.members else "token",
+        head: dict = {"file": f"jws/{self.file}", "description": self.what, "input": "body" if self.members else "token",
                       "kind": self.kind}
         if self.members:
             head["members"] = [{"name": n, "kind": k} for n, k in self.members]

@@ -1,11 +1,5 @@
-"""jws/tokens.json: one entry per case (a file and the options of one run), for the Swift tests
-and the README.
-
-    [{"file": "transaction.jws", "description": ..., "input": "token", "kind": "transaction",
-      "options": {"expect_bundle_id": ...}, "exit_status": 1, "error": "appIdentityMismatch",
-      "other_errors": [...], "decoded": {...}, "note": ...}, ...]
-
-(see README.md, "StoreKit 2 JWS fixtures").
+"""The jws/ fixtures in README order, and their cases for cases.json (manifest): one per file and
+options of one run (see README.md, "The case manifest").
 """
 
 from __future__ import annotations
@@ -34,5 +28,5 @@ def build_jws(kit: JWSKit) -> dict[str, bytes]:
     return {f"{FOLDER}/{f.file}": f.content(kit) for f in token_files()}
 
 
-def jws_manifest() -> list[dict]:
+def jws_cases() -> list[dict]:
     return [entry for f in token_files() for entry in f.entries()]

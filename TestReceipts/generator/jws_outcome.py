@@ -1,13 +1,17 @@
 """What receipt-dump (and the verifier under it) must make of a JWS fixture, case by case.
 
-A case is one run: the options it needs (beyond `--root pki/jws-root.der`) and the outcome,
-`verified` or the ReceiptError code name; the exit status follows from the code, as the shared
-contract sorts them: 2 for what cannot be read, 1 for what breaks a rule.
+A case is one run: the options it needs and the outcome, `verified` or the ReceiptError code
+name; the exit status follows from the code (outcome.exit_status): 2 for what cannot be read, 1
+for what breaks a rule. Declared options are receipt-dump's words (outcome.OPTIONS), except that
+the trust may be left out (`--root pki/jws-root.der`) and `storekit_testing=True` stands for
+`pki/jws-storekit.der`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from .outcome import OPTIONS, exit_status, options_json
 
 # Codes for input that cannot be read (exit 2); every other code is a broken rule (exit 1).
 UNREADABLE = ("malformedToken", "invalidJSON", "duplicateKey", "tooLarge", "wrongValueType")
@@ -16,28 +20,9 @@ RULES = ("unsupportedSignatureAlgorithm", "unsupportedCriticalHeader", "untruste
          "signatureInvalid", "wrongKind", "appIdentityMismatch", "environmentMismatch")
 KINDS = ("transaction", "renewalInfo", "appTransaction", "notification")
 
-# Option name: (what receipt-dump is given, what the value is).
-OPTIONS = {
-    "at": ("--at INSTANT", "RFC 3339 instant the certificates are judged at instead of the token's date"),
-    "expect_bundle_id": ("--bundle-id ID", "bundle id expected"),
-    "expect_environment": ("--environment ENV", "environment expected, as the payload spells it "
-                           "(receipt-dump: lowercase)"),
-    "expect_app_apple_id": ("--app-apple-id N", "App Apple ID expected (a number)"),
-    "as_kind": ("(library only)", "the kind the caller asks for (verifyTransaction, ...); receipt-dump detects "
-                "the kind, its equivalent is a JSON body whose member names the kind"),
-    "storekit_testing": ("--storekit-testing pki/jws-storekit.der", "true: trust the StoreKit Testing certificate "
-                         "instead of the root"),
-    "root": ("--root FILE", "another root than pki/jws-root.der (path under TestReceipts/)"),
-}
-
-
-def exit_status(error: str | None) -> int:
-    if error is None:
-        return 0
-    if error in UNREADABLE:
-        return 2
-    assert error in RULES, error
-    return 1
+JWS_ROOT = "pki/jws-root.der"  # the root of a case that names no other trust
+JWS_STOREKIT = "pki/jws-storekit.der"  # the certificate of `storekit_testing=True`
+assert all(exit_status(c) == 2 for c in UNREADABLE) and all(exit_status(c) == 1 for c in RULES)
 
 
 @dataclass(frozen=True)
@@ -51,11 +36,21 @@ class Case:
     def __post_init__(self):
         assert set(self.options) <= set(OPTIONS), self.options
         assert self.options.get("as_kind") in (None, *KINDS)
+        assert self.error in (None, *UNREADABLE, *RULES), self.error
         for code in self.other_errors:
             assert exit_status(code) == exit_status(self.error), (self.error, code)
 
+    def run_options(self) -> dict:
+        """The options as cases.json writes them: the trust given, in OPTIONS order."""
+        options = dict(self.options)
+        if options.get("storekit_testing") is True:
+            options["storekit_testing"] = JWS_STOREKIT
+        elif "storekit_testing" not in options:
+            options.setdefault("root", JWS_ROOT)
+        return options_json(options)
+
     def as_json(self) -> dict:
-        out = {"options": self.options, "exit_status": exit_status(self.error), "error": self.error}
+        out = {"options": self.run_options(), "exit_status": exit_status(self.error), "error": self.error}
         if self.other_errors:
             out["other_errors"] = list(self.other_errors)
         if self.decoded:

@@ -1,4 +1,4 @@
-"""README.md's StoreKit 2 section, written from jws/tokens.json (the tables) and the JWS PKI."""
+"""README.md's StoreKit 2 section, written from cases.json's jws/ cases (the tables) and the JWS PKI."""
 
 from __future__ import annotations
 
@@ -7,15 +7,14 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from . import oids
 from .jws_manifest import GROUPS
-from .jws_outcome import OPTIONS, RULES, UNREADABLE
+from .jws_outcome import JWS_ROOT, RULES, UNREADABLE
 from .jws_pki import SPECS
+from .outcome import OPTIONS
 from .pki import Cert
 from .readme import shown
 
 
 def option_text(key: str, value: object) -> str:
-    if key == "storekit_testing":
-        return "`--storekit-testing pki/jws-storekit.der`"
     if key == "as_kind":
         return f"asked for as `{value}`"
     flag = OPTIONS[key][0].split()[0]
@@ -23,7 +22,7 @@ def option_text(key: str, value: object) -> str:
 
 
 def case_text(entry: dict) -> str:
-    options = ", ".join(option_text(k, v) for k, v in entry["options"].items())
+    options = ", ".join(option_text(k, v) for k, v in entry["options"].items() if (k, v) != ("root", JWS_ROOT))
     verdict = "**verified**" if entry["error"] is None else f"**{entry['error']}**"
     text = f"{verdict} (exit {entry['exit_status']})"
     if entry.get("other_errors"):
@@ -36,7 +35,7 @@ def case_text(entry: dict) -> str:
 def group_table(group, entries: list[dict]) -> str:
     rows = []
     for f in group:
-        cases = [e for e in entries if e["file"] == f.file]
+        cases = [e for e in entries if e["file"] == f"jws/{f.file}"]
         kind = f.kind or "none"
         if f.members:
             kind += " (body: " + ", ".join(f"`{m['name']}` {m['kind']}" for m in cases[0]["members"]) + ")"
@@ -46,7 +45,7 @@ def group_table(group, entries: list[dict]) -> str:
 
 
 def entries_of(group, entries: list[dict]) -> list[dict]:
-    names = {f.file for f in group}
+    names = {f"jws/{f.file}" for f in group}
     return [e for e in entries if e["file"] in names]
 
 
@@ -81,10 +80,10 @@ def counts(entries: list[dict]) -> str:
             f"(exit 1), {by_exit[2]} unreadable (exit 2)")
 
 
-def jws_section(entries: list[dict], pki: dict[str, Cert]) -> str:
+def jws_section(cases: list[dict], pki: dict[str, Cert]) -> str:
+    entries = [c for c in cases if c["file"].startswith("jws/")]
     tables = "\n\n".join(group_table(g, entries) for g in GROUPS)
-    options = "\n".join(f"| `{k}` | {flag} | {what} |" for k, (flag, what) in OPTIONS.items())
-    return SECTION.format(counts=counts(entries), tables=tables, options=options, pki_rows=pki_rows(pki),
+    return SECTION.format(counts=counts(entries), tables=tables, pki_rows=pki_rows(pki),
                           unreadable=", ".join(f"`{c}`" for c in UNREADABLE),
                           rules=", ".join(f"`{c}`" for c in RULES))
 
@@ -100,35 +99,16 @@ byte: key order, a key twice, escaped keys, raw numbers), `jws` (compact
 serialization, ES256 as r ‖ s), `jws_pki`, `storekit2` (the payloads),
 `jws_outcome` and `jws_fixture` (how a file, its cases and its probe are
 declared), the fixtures in `jws_valid`, `jws_valid_edges`, `jws_syntax`,
-`jws_trust`, `jws_chain` and `jws_content`, then `jws_manifest`, `jws_readme`
+`jws_trust`, `jws_chain` and `jws_content`, then `jws_manifest` (their cases), `jws_readme`
 and the self-check (`jws_rules`, `jws_reading`, `jws_selfcheck`). ECDSA signatures (tokens and
 certificates) are deterministic (RFC 6979), so the files regenerate byte for
 byte from the keys in `pki/jws-*.key.pem`. Each file holds the token (or body)
 and one line feed, unless its description says otherwise.
 `jws/SHA256SUMS` lists every fixture's SHA-256.
 
-### The manifest (`jws/tokens.json`)
-
-A list with one entry per **case**: a file and the options of one run (a file
-may have several). Members:
-
-| Member | Meaning |
-|---|---|
-| `file` | the fixture, under `jws/` |
-| `description` | what the file is |
-| `input` | `token` (a compact JWS) or `body` (JSON holding tokens) |
-| `kind` | what the payload is: `transaction`, `renewalInfo`, `appTransaction`, `notification`, or `null` (no kind); for a body, what its first signed member's name calls for |
-| `members` | bodies only: each signed member (`signedTransactions[1]`, ...) and the kind of the token it really holds |
-| `options` | what the case needs beyond the default trust (table below); `{{}}` for none |
-| `exit_status` | receipt-dump's exit status with `--root pki/jws-root.der` (unless `storekit_testing` or `root`) and these options: 0 verified and every check passed, 1 a rule broken or a check failed, 2 unreadable |
-| `error` | the ReceiptError code name, `null` when verified |
-| `other_errors` | when the token breaks more than one rule on purpose: the codes a verifier checking in another order than below would give (a test may accept them) |
-| `decoded` | some payload members (dotted paths) and their value as the JSON output writes them (dates RFC 3339 with milliseconds) |
-| `note` | why |
-
-| Option | receipt-dump | Value |
-|---|---|---|
-{options}
+Their cases are in `cases.json` (see "The case manifest" above): every case
+names its trust, `--root pki/jws-root.der` unless it says otherwise (the
+tables below leave that root out).
 
 ### Rules assumed by the outcomes
 

@@ -1,4 +1,4 @@
-"""The JWS self-check: an independent reading of jws/ that must agree with jws/tokens.json.
+"""The JWS self-check: an independent reading of jws/ that must agree with cases.json's jws/ cases.
 
 It uses nothing the generator made the tokens with, only the files: Python's json (with a hook
 that refuses a key twice), its own strict base64, `cryptography` for every signature (the
@@ -34,9 +34,8 @@ from .jws_rules import (INTERMEDIATE_OID, LEAF_OID, MAX_SIZE, N, UNREADABLE, Unr
 class Verifier:
     def __init__(self, out: Path, options: dict):
         self.options = options
-        self.storekit = bool(options.get("storekit_testing"))
-        anchor = "pki/jws-storekit.der" if self.storekit else options.get("root", "pki/jws-root.der")
-        self.anchor = (out / anchor).read_bytes()
+        self.storekit = "storekit_testing" in options
+        self.anchor = (out / (options.get("storekit_testing") or options["root"])).read_bytes()
         self.at = options.get("at")
         self.chains: list[tuple[list[bytes], Decimal]] = []  # verified chains and their dates, for openssl
 
@@ -151,10 +150,11 @@ class Verifier:
 
     def checks(self, payload: dict, defects: list[str]) -> None:
         found = identity(payload, kind_of(payload))
-        for option, field, code in (("expect_bundle_id", "bundle", "appIdentityMismatch"),
-                                    ("expect_environment", "environment", "environmentMismatch"),
-                                    ("expect_app_apple_id", "appAppleId", "appIdentityMismatch")):
-            if option in self.options and field in found and found[field] != self.options[option]:
+        expected = {"bundle": self.options.get("bundle_id"), "appAppleId": self.options.get("app_apple_id"),
+                    "environment": ENVIRONMENTS.get(self.options.get("environment"))}
+        for field, code in (("bundle", "appIdentityMismatch"), ("environment", "environmentMismatch"),
+                            ("appAppleId", "appIdentityMismatch")):
+            if expected[field] is not None and field in found and found[field] != expected[field]:
                 defects.append(code)
 
 
@@ -177,13 +177,15 @@ def has(cert: x509.Certificate, dotted: str) -> bool:
     return any(e.oid.dotted_string == dotted for e in cert.extensions)
 
 
+# receipt-dump's --environment words, as payloads spell the environment.
+ENVIRONMENTS = {"production": "Production", "sandbox": "Sandbox", "xcode": "Xcode"}
 SIGNED_MEMBERS = {"signedPayload": "notification", "signedTransactionInfo": "transaction",
                   "signedRenewalInfo": "renewalInfo", "signedAppTransactionInfo": "appTransaction"}
 
 
 def run_case(out: Path, entry: dict) -> tuple[str | None, list[str], Verifier]:
     """(the first code, every defect found) of one case."""
-    data = (out / "jws" / entry["file"]).read_bytes()
+    data = (out / entry["file"]).read_bytes()
     verifier = Verifier(out, entry["options"])
     defects: list[str] = []
     try:
@@ -249,7 +251,7 @@ def openssl_chains(chains: dict[tuple, bool]) -> bool:
 
 
 def jws_check(out: Path) -> bool:
-    entries = json.loads((out / "jws" / "tokens.json").read_text())
+    entries = [c for c in json.loads((out / "cases.json").read_text())["cases"] if c["file"].startswith("jws/")]
     ok, chains = True, {}
     for entry in entries:
         code, found, verifier = run_case(out, entry)
@@ -262,16 +264,16 @@ def jws_check(out: Path) -> bool:
         if code is None:
             for ders, date in verifier.chains:
                 chains[tuple(ders), date] = True
-    print(f"  independent verifier: {len(entries)} cases " + ("agree with tokens.json" if ok else "DISAGREE"))
+    print(f"  independent verifier: {len(entries)} cases " + ("agree with cases.json" if ok else "DISAGREE"))
     verified = {e["file"] for e in entries if e["error"] is None}
-    probed = {f.file: f.probes for f in token_files() if f.probes}
+    probed = {f"jws/{f.file}": f.probes for f in token_files() if f.probes}
     unprobed = sorted({e["file"] for e in entries} - verified - set(probed))
     if unprobed:
         ok = False
         print(f"  FAIL no defect probe for {unprobed}")
     count = 0
     for file, probes in probed.items():
-        data = (out / "jws" / file).read_bytes()
+        data = (out / file).read_bytes()
         for probe in probes:
             count += 1
             try:

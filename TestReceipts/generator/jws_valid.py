@@ -56,7 +56,7 @@ def rescind_consent(kit: JWSKit, app_transaction_token: str | None = None, data:
 
 # --- every kind
 
-CHECKS_PASS = {"expect_bundle_id": BUNDLE_ID, "expect_environment": "Sandbox"}
+CHECKS_PASS = {"bundle_id": BUNDLE_ID, "environment": "sandbox"}
 
 
 @token("transaction.jws", "A transaction with every documented field (price, currency, offerDiscountType, "
@@ -65,9 +65,9 @@ CHECKS_PASS = {"expect_bundle_id": BUNDLE_ID, "expect_environment": "Sandbox"}
        ok(decoded={"signedDate": SIGNED_AT.replace("Z", ".000Z"), "price": 9990, "currency": "USD",
                    "revocationPercentage": 50000, "commitmentInfo.commitmentPrice": 119880}),
        ok("the checks pass", **CHECKS_PASS),
-       fails("appIdentityMismatch", "another bundle id expected", expect_bundle_id=OTHER_BUNDLE),
-       fails("environmentMismatch", "Production expected", expect_environment="Production"),
-       ok("not applicable: a transaction has no appAppleId", expect_app_apple_id=APP_APPLE_ID),
+       fails("appIdentityMismatch", "another bundle id expected", bundle_id=OTHER_BUNDLE),
+       fails("environmentMismatch", "Production expected", environment="production"),
+       ok("not applicable: a transaction has no appAppleId", app_apple_id=APP_APPLE_ID),
        ok("asked for as what it is", as_kind="transaction"),
        fails("wrongKind", "asked for as renewal info", as_kind="renewalInfo"),
        fails("wrongKind", "asked for as a notification", as_kind="notification"),
@@ -85,16 +85,16 @@ def transaction_full(kit: JWSKit) -> str:
        "appAccountToken the app set at purchase and no revocation: what the credit ledger credits only to the user "
        "bound to that token.", "transaction",
        ok(decoded={"appAccountToken": APP_ACCOUNT_TOKEN}),
-       ok("the checks pass", expect_app_apple_id=APP_APPLE_ID, **CHECKS_PASS))
+       ok("the checks pass", app_apple_id=APP_APPLE_ID, **CHECKS_PASS))
 def transaction_app_account_token(kit: JWSKit) -> str:
     return nested_transaction(kit, transactionId="2000000000000401", appAccountToken=APP_ACCOUNT_TOKEN)
 
 
 @token("transaction-minimal.jws", "A transaction with only transactionId and signedDate: every field is optional.",
        "transaction", ok(),
-       fails("appIdentityMismatch", "a bundle id check fails when the token has none", expect_bundle_id=BUNDLE_ID),
+       fails("appIdentityMismatch", "a bundle id check fails when the token has none", bundle_id=BUNDLE_ID),
        fails("environmentMismatch", "an environment check fails when the token has none",
-             expect_environment="Sandbox"))
+             environment="sandbox"))
 def transaction_minimal(kit: JWSKit) -> str:
     return kit.token({"transactionId": "2000000000000301", "signedDate": SIGNED})
 
@@ -102,10 +102,10 @@ def transaction_minimal(kit: JWSKit) -> str:
 @token("renewal-info.jws", "A renewal info with every documented field (renewalPrice, eligibleWinBackOfferIds, "
        "advancedCommerceInfo, commitmentInfo, renewalBillingPlanType, ...), Sandbox.", "renewalInfo",
        ok(decoded={"renewalPrice": 99990, "expirationIntent": 2}),
-       ok("not applicable: renewal info has no bundleId (shown as such)", expect_bundle_id=OTHER_BUNDLE),
-       ok("not applicable: renewal info has no appAppleId", expect_app_apple_id=1),
-       ok("the environment check passes", expect_environment="Sandbox"),
-       fails("environmentMismatch", "Production expected", expect_environment="Production"),
+       ok("not applicable: renewal info has no bundleId (shown as such)", bundle_id=OTHER_BUNDLE),
+       ok("not applicable: renewal info has no appAppleId", app_apple_id=1),
+       ok("the environment check passes", environment="sandbox"),
+       fails("environmentMismatch", "Production expected", environment="production"),
        fails("wrongKind", "a renewal info given as a transaction", as_kind="transaction"))
 def renewal_full(kit: JWSKit) -> str:
     return kit.token(renewal_info())
@@ -114,10 +114,10 @@ def renewal_full(kit: JWSKit) -> str:
 @token("app-transaction.jws", "An AppTransaction with every documented field, Production; no signedDate: the "
        "chain is judged at receiptCreationDate (2025-06-01T11:58:00Z).", "appTransaction",
        ok(decoded={"receiptCreationDate": "2025-06-01T11:58:00.000Z", "appAppleId": APP_APPLE_ID}),
-       ok("the checks pass; receiptType is its environment", expect_bundle_id=BUNDLE_ID,
-          expect_environment="Production", expect_app_apple_id=APP_APPLE_ID),
-       fails("appIdentityMismatch", "another App Apple ID expected", expect_app_apple_id=1234567891),
-       fails("environmentMismatch", "Sandbox expected", expect_environment="Sandbox"),
+       ok("the checks pass; receiptType is its environment", bundle_id=BUNDLE_ID,
+          environment="production", app_apple_id=APP_APPLE_ID),
+       fails("appIdentityMismatch", "another App Apple ID expected", app_apple_id=1234567891),
+       fails("environmentMismatch", "Sandbox expected", environment="sandbox"),
        fails("wrongKind", "an AppTransaction given as a transaction", as_kind="transaction"))
 def app_transaction_full(kit: JWSKit) -> str:
     return kit.token(app_transaction())
@@ -127,11 +127,11 @@ def app_transaction_full(kit: JWSKit) -> str:
        "environment Sandbox, status 1) with a signedTransactionInfo and a signedRenewalInfo, both verified.",
        "notification",
        ok(decoded={"notificationType": "SUBSCRIBED", "data.status": 1}),
-       ok("the checks pass (data's values; the nested tokens agree)", expect_app_apple_id=APP_APPLE_ID,
+       ok("the checks pass (data's values; the nested tokens agree)", app_apple_id=APP_APPLE_ID,
           **CHECKS_PASS),
-       fails("environmentMismatch", "Production expected", expect_environment="Production"),
-       fails("appIdentityMismatch", "another bundle id expected", expect_bundle_id=OTHER_BUNDLE),
-       fails("appIdentityMismatch", "another App Apple ID expected", expect_app_apple_id=1234567891),
+       fails("environmentMismatch", "Production expected", environment="production"),
+       fails("appIdentityMismatch", "another bundle id expected", bundle_id=OTHER_BUNDLE),
+       fails("appIdentityMismatch", "another App Apple ID expected", app_apple_id=1234567891),
        fails("wrongKind", "a notification given as a transaction", as_kind="transaction"))
 def notification_subscribed(kit: JWSKit) -> str:
     return kit.token(subscribed(kit))
@@ -139,8 +139,8 @@ def notification_subscribed(kit: JWSKit) -> str:
 
 @token("notification-consumption-request.jws", "CONSUMPTION_REQUEST, Production: data with "
        "consumptionRequestReason and a signedTransactionInfo (Consumable) only, no renewal info.", "notification",
-       ok(), ok("the checks pass", expect_bundle_id=BUNDLE_ID, expect_environment="Production",
-                expect_app_apple_id=APP_APPLE_ID))
+       ok(), ok("the checks pass", bundle_id=BUNDLE_ID, environment="production",
+                app_apple_id=APP_APPLE_ID))
 def notification_consumption(kit: JWSKit) -> str:
     nested = nested_transaction(kit, productId="com.example.coins.100", type="Consumable", environment="Production",
                                 subscriptionGroupIdentifier=DROP, expiresDate=DROP, webOrderLineItemId=DROP,
@@ -162,7 +162,7 @@ def revocation(kit: JWSKit, notification_type: str, transaction_token: str, uuid
        "subscription purchase (2000000000000002), revoked 2025-06-02T08:00:00Z for revocationReason 1; no renewal "
        "info. The credit ledger marks the transaction refunded.", "notification",
        ok(decoded={"notificationType": "REFUND"}),
-       ok("the checks pass", expect_app_apple_id=APP_APPLE_ID, **CHECKS_PASS))
+       ok("the checks pass", app_apple_id=APP_APPLE_ID, **CHECKS_PASS))
 def notification_refund(kit: JWSKit) -> str:
     nested = nested_transaction(kit, transactionId="2000000000000002", originalTransactionId="2000000000000002",
                                 purchaseDate=ms("2025-05-20T09:30:00.250Z"), originalPurchaseDate=ms("2025-05-20T09:30:00Z"),
@@ -175,14 +175,14 @@ def notification_refund(kit: JWSKit) -> str:
        "shared) that has no revocationDate, so the credit ledger takes the notification's signedDate; no renewal "
        "info.", "notification",
        ok(decoded={"notificationType": "REVOKE"}),
-       ok("the checks pass", expect_app_apple_id=APP_APPLE_ID, **CHECKS_PASS))
+       ok("the checks pass", app_apple_id=APP_APPLE_ID, **CHECKS_PASS))
 def notification_revoke(kit: JWSKit) -> str:
     nested = nested_transaction(kit, transactionId="2000000000000241", inAppOwnershipType="FAMILY_SHARED")
     return revocation(kit, "REVOKE", nested, uuid="2f6a0f5e-5d1c-4c0e-9e0a-6f1b2c3d4e08")
 
 
 @token("notification-test.jws", "TEST: data with bundleId, environment and appAppleId, no nested token.",
-       "notification", ok(), ok("the checks pass", expect_app_apple_id=APP_APPLE_ID, **CHECKS_PASS))
+       "notification", ok(), ok("the checks pass", app_apple_id=APP_APPLE_ID, **CHECKS_PASS))
 def notification_test(kit: JWSKit) -> str:
     data = {"appAppleId": APP_APPLE_ID, "bundleId": BUNDLE_ID, "environment": "Sandbox"}
     return kit.token(notification("TEST", None, "data", data, uuid="2f6a0f5e-5d1c-4c0e-9e0a-6f1b2c3d4e03"))
@@ -191,8 +191,8 @@ def notification_test(kit: JWSKit) -> str:
 @token("notification-summary.jws", "RENEWAL_EXTENSION / SUMMARY: summary (requestIdentifier, environment, "
        "appAppleId, bundleId, productId, storefrontCountryCodes, succeededCount, failedCount), no data.",
        "notification", ok(decoded={"summary.succeededCount": 1284}),
-       ok("the checks read summary", expect_app_apple_id=APP_APPLE_ID, **CHECKS_PASS),
-       fails("appIdentityMismatch", "another bundle id expected", expect_bundle_id=OTHER_BUNDLE))
+       ok("the checks read summary", app_apple_id=APP_APPLE_ID, **CHECKS_PASS),
+       fails("appIdentityMismatch", "another bundle id expected", bundle_id=OTHER_BUNDLE))
 def notification_summary(kit: JWSKit) -> str:
     return kit.token(notification("RENEWAL_EXTENSION", "SUMMARY", "summary", summary(),
                                   uuid="2f6a0f5e-5d1c-4c0e-9e0a-6f1b2c3d4e04"))
@@ -201,8 +201,8 @@ def notification_summary(kit: JWSKit) -> str:
 @token("notification-external-purchase-token.jws", "EXTERNAL_PURCHASE_TOKEN / UNREPORTED: externalPurchaseToken "
        "(externalPurchaseId SANDBOX_..., tokenCreationDate, appAppleId, bundleId); it has no environment member.",
        "notification", ok(),
-       ok("the checks read externalPurchaseToken", expect_bundle_id=BUNDLE_ID, expect_app_apple_id=APP_APPLE_ID),
-       fails("appIdentityMismatch", "another App Apple ID expected", expect_app_apple_id=1234567891))
+       ok("the checks read externalPurchaseToken", bundle_id=BUNDLE_ID, app_apple_id=APP_APPLE_ID),
+       fails("appIdentityMismatch", "another App Apple ID expected", app_apple_id=1234567891))
 def notification_external(kit: JWSKit) -> str:
     return kit.token(notification("EXTERNAL_PURCHASE_TOKEN", "UNREPORTED", "externalPurchaseToken",
                                   external_purchase_token(), uuid="2f6a0f5e-5d1c-4c0e-9e0a-6f1b2c3d4e05"))
@@ -210,8 +210,8 @@ def notification_external(kit: JWSKit) -> str:
 
 @token("notification-app-data.jws", "RESCIND_CONSENT: appData (appAppleId, bundleId, environment Production) with "
        "a signedAppTransactionInfo, verified at its receiptCreationDate.", "notification", ok(),
-       ok("the checks read appData", expect_bundle_id=BUNDLE_ID, expect_environment="Production",
-          expect_app_apple_id=APP_APPLE_ID))
+       ok("the checks read appData", bundle_id=BUNDLE_ID, environment="production",
+          app_apple_id=APP_APPLE_ID))
 def notification_app_data(kit: JWSKit) -> str:
     return kit.token(rescind_consent(kit))
 
@@ -261,7 +261,7 @@ def notification_unknown(kit: JWSKit) -> str:
 
 @token("transaction-nulls.jws", "A transaction whose bundleId, expiresDate, appAccountToken and offerType are "
        "JSON null: null counts as absent.", "transaction", ok(),
-       fails("appIdentityMismatch", "a bundle id check fails: there is none", expect_bundle_id=BUNDLE_ID))
+       fails("appIdentityMismatch", "a bundle id check fails: there is none", bundle_id=BUNDLE_ID))
 def transaction_nulls(kit: JWSKit) -> str:
     return kit.token(transaction(bundleId=None, expiresDate=None, appAccountToken=None, offerType=None))
 
@@ -290,7 +290,7 @@ def transaction_fractional(kit: JWSKit) -> str:
 @token("transaction-escaped-members.jws", "A transaction whose only bundle id key is written `\"\\u0062undleId\"` "
        "and whose productId is `\"com.example\\/pro.monthly\"` (JSON escapes, as Xcode writes `\\/`).",
        "transaction", ok("keys and values are compared after unescaping",
-                         decoded={"productId": "com.example/pro.monthly"}, expect_bundle_id=BUNDLE_ID))
+                         decoded={"productId": "com.example/pro.monthly"}, bundle_id=BUNDLE_ID))
 @probe(lambda d: b'"\\u0062undleId"' in payload_text(d) and b"\\/" in payload_text(d))
 def transaction_escaped(kit: JWSKit) -> str:
     payload = Members((Raw('"\\u0062undleId"') if k == "bundleId" else k, v) for k, v in transaction().items())

@@ -210,7 +210,7 @@ def strings_token(file: str, what: str, note: str, text: str) -> None:
     @token(file, f"A transaction whose strings ({', '.join(STRING_MEMBERS)}) and an unknown member's key and value "
            f"end in {what}.", "transaction",
            ok(note, decoded={"bundleId": BUNDLE_ID + text, "environment": "Sandbox" + text}),
-           fails("appIdentityMismatch", "the reason quotes the bundle id, escaped", expect_bundle_id=BUNDLE_ID))
+           fails("appIdentityMismatch", "the reason quotes the bundle id, escaped", bundle_id=BUNDLE_ID))
     def build(kit: JWSKit) -> str:
         payload = edit(transaction(), **{k: transaction()[k] + text for k in STRING_MEMBERS})
         return kit.token(edit(payload, **{"unknown" + text: "value" + text}))
@@ -231,14 +231,14 @@ DECOMPOSED = "com.example.cafe\u0301"
 @token("decomposed-bundle-id.jws", "A transaction with bundle id `com.example.cafe` + U+0301 (decomposed é).",
        "transaction", ok(decoded={"bundleId": DECOMPOSED}),
        fails("appIdentityMismatch", "`com.example.café` (precomposed) expected: identifiers compare byte for byte",
-             expect_bundle_id="com.example.caf\u00e9"))
+             bundle_id="com.example.caf\u00e9"))
 def decomposed(kit: JWSKit) -> str:
     return kit.token(plain_transaction(bundleId=DECOMPOSED))
 
 
 @token("environment-lowercase.jws", "A transaction with environment `sandbox` (lowercase).", "transaction", ok(),
        fails("environmentMismatch", "Sandbox expected: environments compare byte for byte",
-             expect_environment="Sandbox"))
+             environment="sandbox"))
 def environment_lowercase(kit: JWSKit) -> str:
     return kit.token(plain_transaction(environment="sandbox"))
 

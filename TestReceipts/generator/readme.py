@@ -1,11 +1,12 @@
-"""README.md, written from fixtures.json (the outcome tables) and the test PKI (its table)."""
+"""README.md, written from cases.json (the schema, the outcome tables) and the test PKI (its table)."""
 
 from __future__ import annotations
 
 from cryptography import x509
 
 from . import oids
-from .manifest import invisible
+from .manifest import invisible, schema_section
+from .outcome import TEST_ROOT
 from .payload import BUNDLE_ID, DEVICE_GUID, OPAQUE_VALUE, sha1_hash
 from .der import utf8
 from .pki import Cert
@@ -31,31 +32,56 @@ def decoded(values: dict) -> str:
     return "decodes to " + ", ".join(one(k, v) for k, v in values.items())
 
 
-def outcome_cell(entry: dict, manifest: dict) -> str:
-    """The verdicts in manifest order, the first unlabelled when it is App Store rules; the note
-    after the first; the decoded values last."""
+def label(options: dict) -> str:
+    """A receipt case's trust configuration as the tables name it, from its options."""
+    if "storekit_testing" in options:
+        return f"with `--storekit-testing {options['storekit_testing']}`"
+    if "root" not in options:
+        return "against Apple's roots (no `--root`)"
+    if options.get("require_sha256"):
+        return "with `--require-sha256`"
+    if "at" in options:
+        return f"with `--at {options['at']}`"
+    if options["root"] != TEST_ROOT:
+        return f"with `--root {options['root']}`"
+    return f"under App Store rules (`--root {TEST_ROOT}`)"
+
+
+def outcome_cell(cases: list[dict]) -> str:
+    """A file's cases in manifest order, the first unlabelled when it is App Store rules with the
+    test root; the note after the first; the decoded values last."""
     parts = []
-    for i, (key, verdict) in enumerate(entry["verdicts"].items()):
-        if verdict == manifest["verified"]:
+    for i, case in enumerate(cases):
+        headline = case["options"] == {"root": TEST_ROOT}
+        if case["error"] is None:
             text = "**valid**"
-        elif key == "appStore" and entry.get("decoder") == verdict:
-            text = f"signature **valid**, decoding **fails** (`{verdict}`)"
+        elif headline and case.get("decoder") == case["error"]:
+            text = f"signature **valid**, decoding **fails** (`{case['error']}`)"
         else:
-            text = f"**invalid** (`{verdict}`)"
-        if i > 0 or key != "appStore":
-            text = f"{manifest['trust'][key]['label']}: {text}"
-        if i == 0 and entry.get("note"):
-            text += " — " + shown(entry["note"])
+            text = f"**invalid** (`{case['error']}`)"
+        if i > 0 or not headline:
+            text = f"{label(case['options'])}: {text}"
+        if case.get("note"):
+            text += " — " + shown(case["note"])
         parts.append(text)
-    if entry.get("receipt"):
-        parts.append(decoded(entry["receipt"]))
+    values = next((c["receipt"] for c in cases if c.get("receipt")), None)
+    if values:
+        parts.append(decoded(values))
     return "; ".join(parts)
 
 
-def fixture_rows(manifest: dict, folder: str) -> str:
+def by_file(cases: list[dict]) -> dict[str, list[dict]]:
+    """The cases of each file, files in manifest order."""
+    files: dict[str, list[dict]] = {}
+    for case in cases:
+        files.setdefault(case["file"], []).append(case)
+    return files
+
+
+def fixture_rows(cases: list[dict], folder: str) -> str:
     return "\n".join(
-        f"| `{e['file'].removeprefix(folder + '/')}` | {shown(e['what'])} | {outcome_cell(e, manifest)} |"
-        for e in manifest["fixtures"] if e["file"].startswith(folder + "/"))
+        f"| `{file.removeprefix(folder + '/')}` | {shown(runs[0]['description'])} | {outcome_cell(runs)} |"
+        for file, runs in by_file(cases).items() if file.startswith(folder + "/"))
 
 
 def pki_rows(pki: dict[str, Cert]) -> str:
@@ -85,16 +111,11 @@ def pki_rows(pki: dict[str, Cert]) -> str:
     return "\n".join(rows)
 
 
-def trust_rows(manifest: dict) -> str:
-    return "\n".join(f"| `{key}` | {t['label']} |" for key, t in manifest["trust"].items())
-
-
-def readme(manifest: dict, pki: dict[str, Cert]) -> str:
+def readme(cases: list[dict], pki: dict[str, Cert]) -> str:
     return TEMPLATE.format(
-        rows=fixture_rows(manifest, "receipts"), hostile_rows=fixture_rows(manifest, "hostile"),
-        trust_rows=trust_rows(manifest), pki_table=pki_rows(pki), BUNDLE_ID=BUNDLE_ID,
-        opaque=OPAQUE_VALUE.hex(), sha1=sha1_hash(utf8(BUNDLE_ID)).hex(), guid=str(DEVICE_GUID).upper(),
-        guid_bytes=DEVICE_GUID.bytes.hex())
+        schema=schema_section(), rows=fixture_rows(cases, "receipts"), hostile_rows=fixture_rows(cases, "hostile"),
+        pki_table=pki_rows(pki), BUNDLE_ID=BUNDLE_ID, opaque=OPAQUE_VALUE.hex(), sha1=sha1_hash(utf8(BUNDLE_ID)).hex(),
+        guid=str(DEVICE_GUID).upper(), guid_bytes=DEVICE_GUID.bytes.hex())
 
 
 TEMPLATE = """# Test receipts
@@ -112,7 +133,7 @@ from the repository root with
 The generator is the package `generator/`, one module per concept: `der`,
 `oids`, `pki`, `payload`, `pkcs7`, `forgery`; `outcome` and `fixture` (how a
 fixture is declared); the fixtures in `receipts`, `hostile_certificates` and
-`hostile_content`; then `manifest`, `readme`, `selfcheck`; the StoreKit 2
+`hostile_content`; then `manifest` (the case schema), `readme`, `selfcheck`; the StoreKit 2
 JWS fixtures have `jws_*` modules of their own (last section). `generate.py` only
 runs it. The private keys in `pki/*.key.pem`
 are reused when present, and certificates have fixed names, serials and dates,
@@ -123,6 +144,7 @@ new ones are created and every certificate and receipt changes.
 
 Nothing here is derived from real receipts or Apple certificates.
 
+{schema}
 ## Verification rules assumed by the outcomes
 
 * "App Store rules": exactly one SignerInfo; eContentType is data and the
@@ -136,22 +158,14 @@ Nothing here is derived from real receipts or Apple certificates.
 * "StoreKit Testing mode": the receipt is signed directly by the trusted
   StoreKit certificate (`pki/storekit-test.der`), no Apple OIDs required.
 
-## The manifest (`fixtures.json`) and the outcome columns
+## The outcome columns
 
-Each fixture's expected outcome is declared once, beside the code that makes
-it, and written to `fixtures.json`; the Swift tests read that file
-(`Tests/ReceiptTestSupport/FixtureManifest.swift`) and the tables below are
-written from it. An outcome is a **verdict** under each named trust
-configuration: `verified`, or the `ReceiptError` code a verifier must throw.
-The first verdict is the headline and is under App Store rules with
+A receipt fixture has one case per trust configuration it is tried under. The
+first is the headline and is under App Store rules with
 `--root pki/test-root.der` unless labelled; "signature **valid**, decoding
 **fails**" means the payload decoder alone gives that code too (`decoder`).
 "Decodes to" lists values (`receipt`) that hold under every configuration that
-verifies the fixture. The trust configurations:
-
-| Key | Label in the tables |
-|---|---|
-{trust_rows}
+verifies the fixture.
 
 ## Fixtures (`receipts/`)
 

@@ -131,9 +131,9 @@ struct HostileOutputTests {
     @Test(arguments: Expected.hostileOutputFixtures)
     func everyFormatOfAHostileFixtureIsDisplayTextWithinBudget(_ name: String) throws {
         let input = try hostileFixture(name)
-        // From the recorded outcome: 2 when the payload is unreadable; 1 when the bundle check
-        // fails (on strings appended to the bundle id); 0 otherwise.
-        let fixture = try FixtureManifest.fixture("hostile/\(name)")
+        // From the recorded outcome under the test root: 2 when the payload is unreadable; 1 when
+        // the bundle check fails (on strings appended to the bundle id); 0 otherwise.
+        let fixture = try FixtureManifest.headline("hostile/\(name)")
         let bundleID = "com.example.receiptparser.sample"
         let expected: Int32 = fixture.decoder != nil ? 2 : fixture.receipt?["bundleID"] == .text(bundleID) ? 0 : 1
         var summaries: [String] = []

@@ -3,29 +3,14 @@ import Testing
 @testable import ReceiptParser
 import ReceiptTestSupport
 
-/// Every case of TestReceipts/jws/tokens.json (the JWS test PKI's valid and hostile tokens and
-/// bodies, made and independently checked by TestReceipts/generate.py) through receipt-dump, as
-/// support staff run it, and through the library: the exit status and the error code the
-/// manifest records (or one of the other defects a multi-defect token also has).
+/// The StoreKit 2 cases of TestReceipts/cases.json (the JWS test PKI's valid and hostile tokens
+/// and bodies, made and independently checked by TestReceipts/generate.py) beyond what
+/// FixtureCaseTests runs through receipt-dump: every rule has a case, and the library refuses
+/// another kind than the one asked for.
 struct SignedDataFixtureTests {
-    typealias Case = FixtureManifest.TokenCase
+    typealias Case = FixtureCase
 
     static let cases = FixtureManifest.tokenCases
-
-    /// receipt-dump's arguments for a case: the test root unless the case names another anchor.
-    static func arguments(_ item: Case) -> [String] {
-        var arguments = ["--format", "summary"]
-        if item.options["storekit_testing"] == "true" {
-            arguments += ["--storekit-testing", "pki/jws-storekit.der"]
-        } else {
-            arguments += ["--root", item.options["root"] ?? "pki/jws-root.der"]
-        }
-        if let at = item.options["at"] { arguments += ["--at", at] }
-        if let bundleID = item.options["expect_bundle_id"] { arguments += ["--bundle-id", bundleID] }
-        if let environment = item.options["expect_environment"] { arguments += ["--environment", environment.lowercased()] }
-        if let appAppleID = item.options["expect_app_apple_id"] { arguments += ["--app-apple-id", appAppleID] }
-        return arguments + ["jws/\(item.file)"]
-    }
 
     @Test func theManifestCoversEveryRule() {
         #expect(Self.cases.count >= 200)
@@ -35,17 +20,6 @@ struct SignedDataFixtureTests {
                      "certificateNotValidAtTime", "missingSignedDate", "signatureInvalid", "wrongKind", "appIdentityMismatch",
                      "environmentMismatch"] {
             #expect(codes.contains(code), "no case for \(code)")
-        }
-    }
-
-    @Test(arguments: cases.filter { $0.options["as_kind"] == nil })
-    func receiptDumpGivesTheRecordedOutcome(_ item: Case) throws {
-        let run = try ReceiptDumpTests().run(Self.arguments(item))
-        #expect(run.status == item.exitStatus, "\(run.output)")
-        if item.errors.isEmpty {
-            #expect(run.output.contains("\tverified\t"), "\(run.output)")
-        } else {
-            #expect(item.errors.contains { run.output.contains("(\($0))") }, "expected \(item.errors): \(run.output)")
         }
     }
 
@@ -84,12 +58,11 @@ struct SignedDataFixtureTests {
     }
 
     /// The kind a caller asks for (receipt-dump has no option for it; a body's member says it).
-    @Test(arguments: cases.filter { $0.options["as_kind"] != nil })
+    @Test(arguments: cases.filter { $0.options.asKind != nil })
     func theLibraryRefusesAnotherKind(_ item: Case) throws {
-        let root = [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("pki/jws-root.der")))
-        let verifier = SignedDataVerifier(anchor: try .appStore(rootCertificate: root))
-        let kind = try #require(SignedDataKind(rawValue: item.options["as_kind"]!))
-        let token = [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("jws/\(item.file)")))
+        let verifier = SignedDataVerifier(anchor: try item.options.anchor())
+        let kind = try #require(SignedDataKind(rawValue: item.options.asKind ?? ""))
+        let token = try item.bytes()
         let inspection = verifier.inspect(token, expecting: kind)
         if item.errors.isEmpty {
             #expect(inspection.verdict == .verified, "\(inspection.failure?.description ?? "")")

@@ -3,8 +3,8 @@ import Testing
 @testable import ReceiptParser
 import ReceiptTestSupport
 
-/// The generated receipts of TestReceipts/ (a test PKI shaped like Apple's): every fixture's
-/// verdicts as TestReceipts/fixtures.json records them, and the sample's decoded values.
+/// The generated receipts of TestReceipts/ (a test PKI shaped like Apple's): every receipt case's
+/// outcome as TestReceipts/cases.json records it, and the sample's decoded values.
 struct FixtureTests {
     @Test func sampleDecodesToItsKnownValues() throws {
         let verified = try testRootVerifier().verifyAndDecode(fixture("sample.receipt"))
@@ -70,54 +70,51 @@ struct FixtureTests {
         #expect(ByteString(hash) == receipt.sha1Hash)
     }
 
-    /// Every fixture's verdicts (TestReceipts/fixtures.json), each under its trust configuration
-    /// by a new verifier, again by the same verifier (a warm chain cache) and by one without a
-    /// cache: the cache never changes a verdict. A verified chain ends at the configured anchor,
-    /// and the decoded values the manifest lists hold.
-    @Test(arguments: FixtureManifest.fixtures)
-    func everyFixtureGivesItsRecordedVerdicts(_ fixture: FixtureManifest.Fixture) throws {
-        let manifest = try FixtureManifest.load()
-        let bytes = try fixture.bytes()
-        for (key, expected) in fixture.verdicts.sorted(by: { $0.key < $1.key }) {
-            let trust = try #require(manifest.trust[key], "\(fixture.file): no trust configuration \(key)")
-            let cached = try trust.verifier()
-            let uncached = try trust.verifier(chainCacheCapacity: 0)
-            for (run, verifier) in [("new", cached), ("warm cache", cached), ("no cache", uncached)] {
-                let (verdict, verified) = manifest.verdict { () throws(ReceiptError) in try verifier.verifyAndDecode(bytes) }
-                #expect(verdict == expected, "\(fixture.file), \(key), \(run)")
-                guard let verified, run == "new" else { continue }
-                if let anchor = trust.anchorFile {
-                    let fingerprint = try Certificate(der: ByteString(FixtureManifest.bytes(anchor))).sha256Fingerprint.hex
-                    #expect(verified.verification.chain.last?.sha256 == fingerprint, "\(fixture.file), \(key)")
-                }
-                for (name, value) in (fixture.receipt ?? [:]).sorted(by: { $0.key < $1.key }) {
-                    let actual = try #require(FixtureManifest.Value.of(name, in: verified.receipt), "no test reads \(name)")
-                    #expect(actual == value, "\(fixture.file), \(key): \(name)")
-                }
+    /// Every receipt case (TestReceipts/cases.json), each under its options' trust by a new
+    /// verifier, again by the same verifier (a warm chain cache) and by one without a cache: the
+    /// cache never changes an outcome. A verified chain ends at the configured anchor, and the
+    /// decoded values the case lists hold.
+    @Test(arguments: FixtureManifest.receiptCases)
+    func everyReceiptCaseGivesItsRecordedOutcome(_ item: FixtureCase) throws {
+        let bytes = try item.bytes()
+        let cached = try item.options.verifier()
+        let uncached = try item.options.verifier(chainCacheCapacity: 0)
+        for (run, verifier) in [("new", cached), ("warm cache", cached), ("no cache", uncached)] {
+            let (error, verified) = FixtureManifest.outcome { () throws(ReceiptError) in try verifier.verifyAndDecode(bytes) }
+            #expect(error == item.error, "\(item), \(run)")
+            guard let verified, run == "new" else { continue }
+            if let anchor = item.options.anchorFile {
+                let fingerprint = try Certificate(der: ByteString(FixtureManifest.bytes(anchor))).sha256Fingerprint.hex
+                #expect(verified.verification.chain.last?.sha256 == fingerprint, "\(item)")
+            }
+            for (name, value) in (item.receipt ?? [:]).sorted(by: { $0.key < $1.key }) {
+                let actual = try #require(FixtureCase.Value.of(name, in: verified.receipt), "no test reads \(name)")
+                #expect(actual == value, "\(item): \(name)")
             }
         }
-        if fixture.receipt != nil {
-            #expect(fixture.verdicts.values.contains(manifest.verified), "\(fixture.file): decoded values but never verified")
+        if item.receipt != nil {
+            #expect(item.error == nil, "\(item): decoded values on a case that does not verify")
         }
-        if let expected = fixture.decoder {
+        if let expected = item.decoder {
             let payload = try ReceiptContainer.parse(bytes).payload
-            #expect(manifest.verdict { () throws(ReceiptError) in try ReceiptPayloadDecoder.decode(payload) }.verdict == expected)
+            #expect(FixtureManifest.outcome { () throws(ReceiptError) in try ReceiptPayloadDecoder.decode(payload) }.error == expected)
         }
     }
 
-    /// Every file of receipts/ and hostile/ has an outcome in the manifest, and each is small.
+    /// Every file of receipts/, hostile/ and jws/ has cases in the manifest and no case is listed
+    /// twice; each receipt is small (jws/ has tokens at and over the 1 MiB limit on purpose).
     @Test func everyGeneratedFileIsInTheManifest() throws {
-        let manifest = try FixtureManifest.load()
+        let cases = try FixtureManifest.load()
         var files: [String] = []
-        for folder in ["receipts", "hostile"] {
+        for folder in ["receipts", "hostile", "jws"] {
             let names = try FileManager.default.contentsOfDirectory(atPath: Paths.fixtures.appendingPathComponent(folder).path)
             files += names.filter { $0 != "SHA256SUMS" }.map { "\(folder)/\($0)" }
         }
-        let listed = manifest.fixtures.map(\.file)
-        #expect(Set(listed).count == listed.count, "a fixture is listed twice")
-        #expect(Set(files) == Set(listed))
-        for fixture in manifest.fixtures {
-            #expect(try fixture.bytes().count < 1 << 20, "\(fixture.file)")
+        let runs = cases.map(\.testDescription)
+        #expect(Set(runs).count == runs.count, "a case is listed twice")
+        #expect(Set(files) == Set(cases.map(\.file)))
+        for file in Set(cases.filter { $0.input == .receipt }.map(\.file)) {
+            #expect(try FixtureManifest.bytes(file).count < 1 << 20, "\(file)")
         }
     }
 

@@ -5,7 +5,7 @@ import ReceiptTestSupport
 
 /// The hostile certificates of TestReceipts/hostile/ (certificate bombs, forged intermediates,
 /// keys outside the key policy, algorithm labels that do not fit the key) beyond their verdicts,
-/// which FixtureTests checks from TestReceipts/fixtures.json: the certificate cap, the size
+/// which FixtureTests checks from TestReceipts/cases.json: the certificate cap, the size
 /// limit, and a remembered chain that does not excuse a wrong label.
 struct HostileCertificateTests {
     static func hostile(_ name: String) throws -> [UInt8] {

@@ -78,25 +78,25 @@ struct InspectionTests {
     }
 
     /// Counting the in-app purchases instead of keeping them (receipt-dump's summary) reads and
-    /// checks every entry the same way: the same fixtures fail, with the same errors.
-    @Test(arguments: FixtureManifest.fixtures)
-    func countingInAppPurchasesRefusesWhatKeepingThemRefuses(_ fixture: FixtureManifest.Fixture) throws {
+    /// checks every entry the same way: the same receipt cases fail, with the same errors.
+    @Test(arguments: FixtureManifest.receiptCases)
+    func countingInAppPurchasesRefusesWhatKeepingThemRefuses(_ fixture: FixtureCase) throws {
         let bytes = try fixture.bytes()
-        let verifier = try testRootVerifier()
+        let verifier = try fixture.options.verifier()
         let kept = verifier.inspect(bytes, options: .everything)
         var options = InspectionOptions.everything
         options.keepsInAppPurchases = false
         let counted = verifier.inspect(bytes, options: options)
-        #expect(counted.verdict == kept.verdict, "\(fixture.file)")
-        #expect(counted.readError?.code == kept.readError?.code, "\(fixture.file)")
-        #expect(counted.readError?.reason == kept.readError?.reason, "\(fixture.file)")
-        #expect(counted.failure?.reason == kept.failure?.reason, "\(fixture.file)")
-        #expect(counted.inAppPurchaseCount == kept.inAppPurchaseCount, "\(fixture.file)")
-        #expect(counted.inAppPurchaseCount == kept.receipt?.inAppPurchases.count ?? 0, "\(fixture.file)")
-        #expect(counted.receipt?.inAppPurchases.isEmpty ?? true, "\(fixture.file)")
+        #expect(counted.verdict == kept.verdict, "\(fixture)")
+        #expect(counted.readError?.code == kept.readError?.code, "\(fixture)")
+        #expect(counted.readError?.reason == kept.readError?.reason, "\(fixture)")
+        #expect(counted.failure?.reason == kept.failure?.reason, "\(fixture)")
+        #expect(counted.inAppPurchaseCount == kept.inAppPurchaseCount, "\(fixture)")
+        #expect(counted.inAppPurchaseCount == kept.receipt?.inAppPurchases.count ?? 0, "\(fixture)")
+        #expect(counted.receipt?.inAppPurchases.isEmpty ?? true, "\(fixture)")
         var withoutPurchases = kept.receipt
         withoutPurchases?.inAppPurchases = []
-        #expect(counted.receipt == withoutPurchases, "\(fixture.file)")
+        #expect(counted.receipt == withoutPurchases, "\(fixture)")
     }
 
     @Test func verdictsOfFailuresFollowTheirVerifyReceiptStatus() {

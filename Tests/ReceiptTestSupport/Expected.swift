@@ -35,14 +35,15 @@ package enum Expected {
         }
     }
 
-    /// The fixtures whose receipt type TestReceipts/fixtures.json records and that verify under
-    /// App Store rules (hostile/receipt-type-*, the sample): file and the type they carry.
+    /// The fixtures whose receipt type TestReceipts/cases.json records and that verify under
+    /// App Store rules with the test root (hostile/receipt-type-*, the sample): file and the type
+    /// they carry.
     package static func receiptTypeFixtures() throws -> [(file: String, type: String?)] {
-        let manifest = try FixtureManifest.load()
-        return manifest.fixtures.compactMap { fixture in
-            guard fixture.verdicts[FixtureManifest.appStore] == manifest.verified, let value = fixture.receipt?["receiptType"] else { return nil }
-            guard case .text(let type) = value else { return (fixture.file, nil) }
-            return (fixture.file, type)
+        try FixtureManifest.load().compactMap { item in
+            guard item.options == .init(root: "pki/test-root.der"), item.error == nil,
+                  let value = item.receipt?["receiptType"] else { return nil }
+            guard case .text(let type) = value else { return (item.file, nil) }
+            return (item.file, type)
         }
     }
 

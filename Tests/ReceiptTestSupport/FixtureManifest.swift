@@ -2,43 +2,166 @@ import Foundation
 import Testing
 import ReceiptParser
 
-/// TestReceipts/fixtures.json (receipts) and TestReceipts/jws/tokens.json (StoreKit 2 tokens and
-/// bodies): every generated fixture's expected outcome, declared once beside the code that makes
-/// the fixture (TestReceipts/generator) and written by the generator, which also writes
-/// TestReceipts/README.md's tables from them. Tests read outcomes here instead of repeating them;
-/// this is the one reader of both files.
-package struct FixtureManifest: Decodable, Sendable {
-    /// A trust configuration the verdicts are given under.
-    package struct Trust: Decodable, Sendable {
-        /// How the README names it.
-        package let label: String
-        /// App Store rules anchored at this root (a path under TestReceipts/).
-        package let root: String?
-        /// StoreKit Testing mode with this certificate (a path under TestReceipts/).
-        package let storeKitCertificate: String?
-        package let requireSHA256: Bool?
-        /// The validation time instead of the receipt's creation date (RFC 3339).
-        package let at: String?
+/// TestReceipts/cases.json: every generated fixture's expected outcomes, receipts and StoreKit 2
+/// tokens and bodies in one schema, declared once beside the code that makes each fixture
+/// (TestReceipts/generator) and written by the generator, which also writes TestReceipts/README.md's
+/// tables from it. Tests read outcomes here instead of repeating them; this is the one reader.
+///
+/// The file is `{"about": …, "cases": [case, …]}`; each case (``FixtureCase``) is one run of one
+/// file, in receipt-dump's words:
+///
+/// - `file`: a path under TestReceipts/ (`receipts/`, `hostile/` or `jws/`); `description`: what it is.
+/// - `input`: `receipt`, `token` or `body`; `kind` and `members` (tokens and bodies only): what the
+///   payload is, and each signed member of a body with the kind of token it holds.
+/// - `options`: the run's options (``FixtureCase/Options``): `root`, `storekit_testing`,
+///   `require_sha256`, `at`, `bundle_id`, `environment`, `app_apple_id` as receipt-dump's flags take
+///   them, and `as_kind` (library only). The trust is always given: neither `root` nor
+///   `storekit_testing` means Apple's roots.
+/// - `exit_status`: receipt-dump's exit status (0 verified, 1 not verified, 2 unreadable);
+///   `error`: the ReceiptError code name, `null` when verified; `other_errors`: the codes a
+///   multi-defect token may give instead.
+/// - Optional: `decoder` (receipts: the payload decoder's own code), `receipt` (receipts, on
+///   cases that verify: decoded values by Swift property name), `decoded` (tokens: payload members
+///   as the JSON output writes them; not read here), `note`.
+///
+/// Use ``cases`` (or ``receiptCases`` / ``tokenCases``) for `@Test(arguments:)`, ``load()`` to
+/// report a manifest that does not load, and ``FixtureCase/Options/arguments`` or
+/// ``FixtureCase/Options/verifier(chainCacheCapacity:)`` to run a case.
+package enum FixtureManifest {
+    package static let url = Paths.fixtures.appendingPathComponent("cases.json")
+
+    private struct File: Decodable {
+        let cases: [FixtureCase]
+    }
+
+    package static let loaded = Result { try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).cases }
+
+    /// Every case, or the reason the manifest does not load.
+    package static func load() throws -> [FixtureCase] { try loaded.get() }
+
+    /// Every case, for `@Test(arguments:)`; empty if the manifest does not load (which
+    /// `FixtureTests.everyGeneratedFileIsInTheManifest` reports).
+    package static var cases: [FixtureCase] { (try? load()) ?? [] }
+
+    /// The cases of receipts (`receipts/` and `hostile/`).
+    package static var receiptCases: [FixtureCase] { cases.filter { $0.input == .receipt } }
+
+    /// The cases of StoreKit 2 tokens and bodies (`jws/`).
+    package static var tokenCases: [FixtureCase] { cases.filter { $0.input != .receipt } }
+
+    /// The first case of `file` (a path under TestReceipts/): for a receipt, its verdict under App
+    /// Store rules with the test root, which the README calls the headline.
+    package static func headline(_ file: String) throws -> FixtureCase {
+        try #require(try load().first { $0.file == file }, "\(file) is not in cases.json")
+    }
+
+    package static func bytes(_ path: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent(path)))
+    }
+
+    /// What `body` gives, in the manifest's words: nil when verified, else the ReceiptError code name.
+    package static func outcome<T>(_ body: () throws(ReceiptError) -> T) -> (error: String?, value: T?) {
+        do throws(ReceiptError) {
+            return (nil, try body())
+        } catch {
+            return (error.code.name, nil)
+        }
+    }
+}
+
+/// One case of TestReceipts/cases.json: a file, the options of one run and the outcome it must
+/// give (see ``FixtureManifest`` for the schema).
+package struct FixtureCase: Decodable, Sendable, CustomTestStringConvertible {
+    /// What the file holds.
+    package enum Input: String, Decodable, Sendable {
+        /// A receipt in any form receipt-dump reads: DER, base64, a verifyReceipt body.
+        case receipt
+        /// A compact JWS.
+        case token
+        /// JSON holding tokens.
+        case body
+    }
+
+    /// The options of one run, as receipt-dump's flags take them (`as_kind` excepted).
+    package struct Options: Decodable, Sendable, Equatable {
+        /// `--root`: App Store rules anchored at this root (a path under TestReceipts/).
+        package var root: String?
+        /// `--storekit-testing`: StoreKit Testing mode with this certificate (a path under TestReceipts/).
+        package var storeKitTesting: String?
+        /// `--require-sha256`.
+        package var requireSHA256 = false
+        /// `--at`: the validation time instead of the data's own date (RFC 3339).
+        package var at: String?
+        /// `--bundle-id`.
+        package var bundleID: String?
+        /// `--environment`: `production`, `sandbox` or `xcode`.
+        package var environment: String?
+        /// `--app-apple-id`.
+        package var appAppleID: Int64?
+        /// The kind of token the library is asked for (`verifyTransaction`, …); receipt-dump has no flag.
+        package var asKind: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case root, at, environment
+            case storeKitTesting = "storekit_testing"
+            case requireSHA256 = "require_sha256"
+            case bundleID = "bundle_id"
+            case appAppleID = "app_apple_id"
+            case asKind = "as_kind"
+        }
+
+        package init(root: String? = nil, storeKitTesting: String? = nil, requireSHA256: Bool = false, at: String? = nil,
+                     bundleID: String? = nil, environment: String? = nil, appAppleID: Int64? = nil, asKind: String? = nil) {
+            (self.root, self.storeKitTesting, self.requireSHA256, self.at) = (root, storeKitTesting, requireSHA256, at)
+            (self.bundleID, self.environment, self.appAppleID, self.asKind) = (bundleID, environment, appAppleID, asKind)
+        }
+
+        package init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(root: try container.decodeIfPresent(String.self, forKey: .root),
+                      storeKitTesting: try container.decodeIfPresent(String.self, forKey: .storeKitTesting),
+                      requireSHA256: try container.decodeIfPresent(Bool.self, forKey: .requireSHA256) ?? false,
+                      at: try container.decodeIfPresent(String.self, forKey: .at),
+                      bundleID: try container.decodeIfPresent(String.self, forKey: .bundleID),
+                      environment: try container.decodeIfPresent(String.self, forKey: .environment),
+                      appAppleID: try container.decodeIfPresent(Int64.self, forKey: .appAppleID),
+                      asKind: try container.decodeIfPresent(String.self, forKey: .asKind))
+        }
+
+        /// receipt-dump's arguments for these options (`as_kind` has none).
+        package var arguments: [String] {
+            var arguments: [String] = []
+            if let root { arguments += ["--root", root] }
+            if let storeKitTesting { arguments += ["--storekit-testing", storeKitTesting] }
+            if requireSHA256 { arguments.append("--require-sha256") }
+            if let at { arguments += ["--at", at] }
+            if let bundleID { arguments += ["--bundle-id", bundleID] }
+            if let environment { arguments += ["--environment", environment] }
+            if let appAppleID { arguments += ["--app-apple-id", "\(appAppleID)"] }
+            return arguments
+        }
 
         /// The certificate a verified chain must end at: the root or the StoreKit certificate;
         /// nil for Apple's roots.
-        package var anchorFile: String? { root ?? storeKitCertificate }
+        package var anchorFile: String? { root ?? storeKitTesting }
 
-        /// A new verifier for this configuration.
-        package func verifier(chainCacheCapacity: Int = ReceiptVerifier.defaultChainCacheCapacity) throws -> ReceiptVerifier {
-            let anchor: TrustAnchor
-            if let root {
-                anchor = try .appStore(rootCertificate: FixtureManifest.bytes(root))
-            } else if let storeKitCertificate {
-                anchor = try .storeKitTesting(certificate: FixtureManifest.bytes(storeKitCertificate))
-            } else {
-                anchor = .appleIncRoot
-            }
+        /// The trust anchor of these options.
+        package func anchor() throws -> TrustAnchor {
+            if let root { return try .appStore(rootCertificate: FixtureManifest.bytes(root)) }
+            if let storeKitTesting { return try .storeKitTesting(certificate: FixtureManifest.bytes(storeKitTesting)) }
+            return .appleIncRoot
+        }
+
+        /// The verification policy of these options.
+        package func policy() throws -> VerificationPolicy {
             let time: VerificationPolicy.ValidationTime = try at.map { .instant(try #require(RFC3339.date(from: $0))) }
                 ?? .signedDate
-            return ReceiptVerifier(anchor: anchor, policy: VerificationPolicy(requiresSHA256: requireSHA256 ?? false,
-                                                                              validationTime: time),
-                                   chainCacheCapacity: chainCacheCapacity)
+            return VerificationPolicy(requiresSHA256: requireSHA256, validationTime: time)
+        }
+
+        /// A new receipt verifier for these options (the trust ones; the expectations are not applied).
+        package func verifier(chainCacheCapacity: Int = ReceiptVerifier.defaultChainCacheCapacity) throws -> ReceiptVerifier {
+            ReceiptVerifier(anchor: try anchor(), policy: try policy(), chainCacheCapacity: chainCacheCapacity)
         }
     }
 
@@ -79,118 +202,48 @@ package struct FixtureManifest: Decodable, Sendable {
         }
     }
 
-    /// One fixture and its outcome.
-    package struct Fixture: Decodable, Sendable, CustomTestStringConvertible {
-        /// The path under TestReceipts/: `receipts/NAME` or `hostile/NAME`.
-        package let file: String
-        /// Verdict by trust configuration: `verified` or a ReceiptError code name.
-        package let verdicts: [String: String]
-        /// The payload decoder's own verdict when the payload is what is wrong.
-        package let decoder: String?
-        /// Decoded values that hold under every configuration that verifies the fixture.
-        package let receipt: [String: Value]?
+    /// The path under TestReceipts/.
+    package let file: String
+    package let input: Input
+    /// What the payload is (tokens and bodies; nil for none and for receipts).
+    package let kind: String?
+    package let options: Options
+    /// receipt-dump's exit status: 0 verified, 1 not verified, 2 unreadable.
+    package let exitStatus: Int32
+    /// The ReceiptError code name the case must give; nil when it verifies.
+    package let error: String?
+    /// The other defects a multi-defect token also has (another check order gives them first).
+    package let otherErrors: [String]
+    /// Receipts: the payload decoder's own code when the payload is what is wrong.
+    package let decoder: String?
+    /// Receipts, on cases that verify: decoded values by Swift property name.
+    package let receipt: [String: Value]?
 
-        package var testDescription: String { file }
-
-        package func bytes() throws -> [UInt8] { try FixtureManifest.bytes(file) }
+    private enum CodingKeys: String, CodingKey {
+        case file, input, kind, options, error, decoder, receipt
+        case exitStatus = "exit_status"
+        case otherErrors = "other_errors"
     }
 
-    /// One case of TestReceipts/jws/tokens.json: a token (or body) under `jws/`, the options of
-    /// one run, and the outcome the generator declared beside the file's builder.
-    package struct TokenCase: Decodable, Sendable, CustomTestStringConvertible {
-        /// The path under TestReceipts/jws/.
-        package let file: String
-        /// The run's options as receipt-dump's words take them: `storekit_testing` is `true`,
-        /// numbers (an App Apple ID) keep their digits.
-        package let options: [String: String]
-        /// receipt-dump's exit status: 0 verified, 1 a rule broken, 2 unreadable.
-        package let exitStatus: Int32
-        /// The code the manifest records first, then the other defects a multi-defect token also has;
-        /// empty when the case verifies.
-        package let errors: [String]
-
-        private enum CodingKeys: String, CodingKey {
-            case file, options, error
-            case exitStatus = "exit_status"
-            case otherErrors = "other_errors"
-        }
-
-        /// An option's JSON value: text, a number or a flag.
-        private enum OptionValue: Decodable {
-            case text(String)
-            case number(Int)
-            case flag(Bool)
-
-            init(from decoder: Decoder) throws {
-                let container = try decoder.singleValueContainer()
-                if let flag = try? container.decode(Bool.self) {
-                    self = .flag(flag)
-                } else if let number = try? container.decode(Int.self) {
-                    self = .number(number)
-                } else {
-                    self = .text(try container.decode(String.self))
-                }
-            }
-
-            var text: String {
-                switch self {
-                case .text(let text): text
-                case .number(let number): "\(number)"
-                case .flag(let flag): "\(flag)"
-                }
-            }
-        }
-
-        package init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            file = try container.decode(String.self, forKey: .file)
-            options = try container.decode([String: OptionValue].self, forKey: .options).mapValues(\.text)
-            exitStatus = try container.decode(Int32.self, forKey: .exitStatus)
-            let first = try container.decodeIfPresent(String.self, forKey: .error)
-            let others = try container.decodeIfPresent([String].self, forKey: .otherErrors) ?? []
-            errors = (first.map { [$0] } ?? []) + others
-        }
-
-        package var testDescription: String {
-            "\(file) \(options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"
-        }
+    package init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        file = try container.decode(String.self, forKey: .file)
+        input = try container.decode(Input.self, forKey: .input)
+        kind = try container.decodeIfPresent(String.self, forKey: .kind)
+        options = try container.decode(Options.self, forKey: .options)
+        exitStatus = try container.decode(Int32.self, forKey: .exitStatus)
+        error = try container.decodeIfPresent(String.self, forKey: .error)
+        otherErrors = try container.decodeIfPresent([String].self, forKey: .otherErrors) ?? []
+        self.decoder = try container.decodeIfPresent(String.self, forKey: .decoder)
+        receipt = try container.decodeIfPresent([String: Value].self, forKey: .receipt)
     }
 
-    /// Every case of TestReceipts/jws/tokens.json, for `@Test(arguments:)`; empty if it does not
-    /// load (which `SignedDataFixtureTests.theManifestCoversEveryRule` reports).
-    package static let tokenCases: [TokenCase] = (try? JSONDecoder().decode(
-        [TokenCase].self, from: Data(contentsOf: Paths.fixtures.appendingPathComponent("jws/tokens.json")))) ?? []
+    /// The code the case records first, then its other defects; empty when it verifies.
+    package var errors: [String] { (error.map { [$0] } ?? []) + otherErrors }
 
-    /// The word for a verified fixture.
-    package let verified: String
-    /// The key of App Store rules anchored at the test root, the configuration most verdicts are under.
-    package static let appStore = "appStore"
-    package let trust: [String: Trust]
-    package let fixtures: [Fixture]
+    package func bytes() throws -> [UInt8] { try FixtureManifest.bytes(file) }
 
-    package static let loaded = Result { try JSONDecoder().decode(FixtureManifest.self, from: Data(contentsOf: url)) }
-    package static let url = Paths.fixtures.appendingPathComponent("fixtures.json")
-
-    package static func load() throws -> FixtureManifest { try loaded.get() }
-
-    /// Every fixture, for `@Test(arguments:)`; empty if the manifest does not load (which
-    /// `FixtureTests.everyGeneratedFileIsInTheManifest` reports).
-    package static var fixtures: [Fixture] { (try? load().fixtures) ?? [] }
-
-    package static func fixture(_ file: String) throws -> Fixture {
-        try #require(try load().fixtures.first { $0.file == file }, "\(file) is not in fixtures.json")
-    }
-
-    package static func bytes(_ path: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent(path)))
-    }
-
-    /// What `body` gives, in the manifest's words: `verified` or the ReceiptError code name.
-    package func verdict<T>(_ body: () throws(ReceiptError) -> T) -> (verdict: String, value: T?) {
-        do throws(ReceiptError) {
-            return (verified, try body())
-        } catch {
-            return (error.code.name, nil)
-        }
+    package var testDescription: String {
+        ([file] + options.arguments + (options.asKind.map { ["as", $0] } ?? [])).joined(separator: " ")
     }
 }
