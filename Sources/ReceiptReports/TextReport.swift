@@ -14,9 +14,7 @@ package struct TextReport {
     package let showDetails: Bool
 
     package func render(_ result: DumpResult) -> String {
-        if let tokens = result.tokens {
-            return SignedDataText(style: style, showDetails: showDetails, verified: result.tokensVerified).render(result, tokens: tokens)
-        }
+        if let tokens = result.tokens { return render(result, tokens: tokens) }
         var lines: [String] = [style.bold("File: " + DisplayText.escape(result.file))]
         func field(_ name: String, _ value: String?) {
             guard let value else { return }
@@ -56,6 +54,25 @@ package struct TextReport {
         for attribute in receipt.attributes {
             let name = attribute.attributeType.name.map { " (\($0))" } ?? ""
             lines.append("    \(attribute.type)\(name) v\(attribute.version) \(Self.describe(attribute))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// StoreKit 2 tokens: the page's view of each (SupportView), under the file's name.
+    private func render(_ result: DumpResult, tokens: [SignedDataInspection]) -> String {
+        var lines: [String] = [style.bold("File: " + DisplayText.escape(result.file))]
+        lines += SupportView.tokenLines(tokens, verified: result.tokensVerified, judgedAt: result.tokensJudgedAt) { text, tone in
+            switch tone {
+            case .good: style.green(text)
+            case .caution: style.yellow(text)
+            case .bad: style.red(text)
+            }
+        }
+        if let reconciliation = result.reconciliation {
+            let missed = reconciliation.notCredited.map { DisplayText.escape($0, limit: DisplayText.cellLimit) }
+            lines.append("  Not yet credited (\(missed.count)): " + (missed.isEmpty ? "none" : style.yellow(missed.joined(separator: ", "))))
+            let unknown = reconciliation.notInReceipt.map { DisplayText.escape($0, limit: DisplayText.cellLimit) }
+            lines.append("  Credited but not in these tokens (\(unknown.count)): " + (unknown.isEmpty ? "none" : unknown.joined(separator: ", ")))
         }
         return lines.joined(separator: "\n") + "\n"
     }
