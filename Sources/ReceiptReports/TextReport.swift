@@ -43,12 +43,7 @@ package struct TextReport {
 
         lines.append("  Subscriptions at \(RFC3339.string(from: statusTime)): \(SupportView.subscriptionStatus(of: receipt, at: statusTime))")
 
-        if let reconciliation = result.reconciliation {
-            let missed = reconciliation.notCredited.map { DisplayText.escape($0, limit: DisplayText.cellLimit) }
-            lines.append("  Not yet credited (\(missed.count)): " + (missed.isEmpty ? "none" : style.yellow(missed.joined(separator: ", "))))
-            let unknown = reconciliation.notInReceipt.map { DisplayText.escape($0, limit: DisplayText.cellLimit) }
-            lines.append("  Credited but not in this receipt (\(unknown.count)): " + (unknown.isEmpty ? "none" : unknown.joined(separator: ", ")))
-        }
+        if let reconciliation = result.reconciliation { lines += self.lines(of: reconciliation, source: "this receipt") }
 
         lines.append("  Attributes (type version value):")
         for attribute in receipt.attributes {
@@ -68,13 +63,16 @@ package struct TextReport {
             case .bad: style.red(text)
             }
         }
-        if let reconciliation = result.reconciliation {
-            let missed = reconciliation.notCredited.map { DisplayText.escape($0, limit: DisplayText.cellLimit) }
-            lines.append("  Not yet credited (\(missed.count)): " + (missed.isEmpty ? "none" : style.yellow(missed.joined(separator: ", "))))
-            let unknown = reconciliation.notInReceipt.map { DisplayText.escape($0, limit: DisplayText.cellLimit) }
-            lines.append("  Credited but not in these tokens (\(unknown.count)): " + (unknown.isEmpty ? "none" : unknown.joined(separator: ", ")))
-        }
+        if let reconciliation = result.reconciliation { lines += self.lines(of: reconciliation, source: "these tokens") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `--credited`: the missed orders, and what was credited but is not in `source`.
+    private func lines(of reconciliation: Reconciliation, source: String) -> [String] {
+        let missed = reconciliation.notCredited.map { DisplayText.escape($0, limit: DisplayText.cellLimit) }
+        let unknown = reconciliation.notInReceipt.map { DisplayText.escape($0, limit: DisplayText.cellLimit) }
+        return ["  Not yet credited (\(missed.count)): " + (missed.isEmpty ? "none" : style.yellow(missed.joined(separator: ", "))),
+                "  Credited but not in \(source) (\(unknown.count)): " + (unknown.isEmpty ? "none" : unknown.joined(separator: ", "))]
     }
 
     private func appendCertificates(_ result: DumpResult, to lines: inout [String]) {
