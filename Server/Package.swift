@@ -42,8 +42,6 @@ let package = Package(
             name: "ReceiptServer",
             dependencies: [
                 .product(name: "ReceiptParser", package: "ReceiptParser"),
-                // receipt-dump's text of StoreKit 2 tokens, shown on the support page.
-                .product(name: "ReceiptReports", package: "ReceiptParser"),
                 // The credit ledger behind the /v1/credits routes.
                 "ReceiptLedger",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -6,21 +6,24 @@ import Foundation
 import ReceiptParser
 
 /// A requested check and its outcome.
-package struct CheckResult: Encodable, Sendable {
+package struct CheckResult: Sendable {
     package let name: String
     package let passed: Bool
     package let detail: String
 }
 
 /// Transactions the receipt and the server's credited list disagree on.
-package struct Reconciliation: Encodable, Sendable {
+package struct Reconciliation: Sendable {
     /// In the receipt, not yet credited: the "missed orders".
     package let notCredited: [String]
     /// Credited, but not in this receipt.
     package let notInReceipt: [String]
 }
 
-/// Everything receipt-dump learned about one receipt.
+/// Everything receipt-dump learned about one input: a receipt, or StoreKit 2 tokens.
+///
+/// Its JSON is `--format json`'s, written by ``write(to:)`` (JSONReport.swift); `Encodable`
+/// replays that text, for receipts and tokens alike.
 public struct DumpResult: Encodable, Sendable {
     package let file: String
     /// Why the receipt could not be read or decoded, if it could not.
@@ -149,28 +152,5 @@ public struct DumpResult: Encodable, Sendable {
     package var verdict: Verdict {
         if tokens != nil { return tokensVerdict }
         return Verdict(readable: readError == nil, verified: verification.map { (try? $0.get()) != nil })
-    }
-
-    package enum CodingKeys: String, CodingKey {
-        case file, status, verdict, error, verification, certificates, checks, reconciliation, receipt
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(file, forKey: .file)
-        try container.encode(exitStatus, forKey: .status)
-        try container.encode(verdict, forKey: .verdict)
-        try container.encodeIfPresent(problem, forKey: .error)
-        if case .success(let report)? = verification {
-            try container.encode(report, forKey: .verification)
-        }
-        if let certificateDetails {
-            try container.encode(certificateDetails, forKey: .certificates)
-        } else {
-            try container.encode(certificates, forKey: .certificates)
-        }
-        if !checks.isEmpty { try container.encode(checks, forKey: .checks) }
-        try container.encodeIfPresent(reconciliation, forKey: .reconciliation)
-        try container.encodeIfPresent(receipt, forKey: .receipt)
     }
 }

@@ -1,9 +1,9 @@
 import ReceiptParser
 
-/// The --format json output: the full typed model of one receipt, written by ``JSONWriter``
-/// straight into one buffer. The text is the one `JSONEncoder.receiptModels` gives for the
-/// `Codable` result (JSONReportTests compare them), without its tree of values: memory stays
-/// the output's size.
+/// The --format json output: the full typed model of one receipt, or each token's inspection,
+/// written by ``JSONWriter`` straight into one buffer, without a tree of values: memory stays the
+/// output's size. Its layout is `JSONEncoder`'s (keys sorted, `.prettyPrinted` when indented):
+/// JSONReportTests compare the two.
 package enum JSONReport {
     package static func render(_ result: DumpResult, layout: JSONWriter.Layout = .indented, outerLevel: Int = 0) -> String {
         var json = JSONWriter(layout: layout, capacity: 4096, outerLevel: outerLevel)
@@ -13,7 +13,10 @@ package enum JSONReport {
 }
 
 extension DumpResult: JSONWritable {
-    // The members of `encode(to:)`, in sorted key order.
+    /// `Encodable`: the JSON ``write(to:)`` writes, as `--format json` does.
+    public func encode(to encoder: any Encoder) throws { try encodeWritten(to: encoder) }
+
+    /// The members in sorted key order.
     public func write(to json: inout JSONWriter) {
         if let tokens {
             // Signed data: each token's inspection (see SignedDataJSON.swift).

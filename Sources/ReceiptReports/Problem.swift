@@ -1,7 +1,7 @@
 import ReceiptParser
 
 /// A failure as receipt-dump reports it: a stable code and a reason.
-public struct Problem: Error, Encodable, Sendable {
+public struct Problem: Error, Sendable {
     /// A ReceiptError code, or one of receipt-dump's own (`unreadableFile`).
     public let code: String
     /// For people; may quote input, so shown through DisplayText.

@@ -9,7 +9,9 @@ extension DumpResult {
     static func makeSignedData(name: String, input: [UInt8], settings: DumpSettings) -> DumpResult {
         let options = InspectionOptions(decodesUnverified: true, summarizesCertificates: settings.wantsCertificates)
         let tokens = settings.signedDataVerifier.inspectAll(input, options: options)
-        var result = signedData(name: name, tokens: tokens, judgedBy: settings.signedDataVerifier)
+        var result = DumpResult(file: name)
+        result.tokens = tokens
+        if case .instant(let instant) = settings.signedDataVerifier.policy.validationTime { result.tokensJudgedAt = instant }
         result.tokensVerified = settings.verifier != nil
         if let credited = settings.credited {
             let ids = tokens.flatMap(Self.transactionIDs)
@@ -17,15 +19,6 @@ extension DumpResult {
                 notCredited: ids.filter { !credited.contains($0) }.map(\.text),
                 notInReceipt: credited.subtracting(Set(ids)).sorted().map(\.text))
         }
-        return result
-    }
-
-    /// The result for tokens already inspected by `verifier` (receipt-server's page inspects
-    /// once for its verdict and shows the same inspections as receipt-dump's text).
-    public static func signedData(name: String, tokens: [SignedDataInspection], judgedBy verifier: SignedDataVerifier) -> DumpResult {
-        var result = DumpResult(file: name)
-        result.tokens = tokens
-        if case .instant(let instant) = verifier.policy.validationTime { result.tokensJudgedAt = instant }
         return result
     }
 
@@ -41,8 +34,7 @@ extension DumpResult {
     /// The verdict of one token as this run reports it: with `--no-verify`, readable tokens are
     /// not checked.
     func verdict(of token: SignedDataInspection) -> Verdict {
-        if !tokensVerified { return token.readError == nil ? .notChecked : .unreadable }
-        return token.verdict
+        SupportView.verdict(of: token, verified: tokensVerified)
     }
 
     /// The worst verdict over the tokens: unreadable, then not verified, then not accepted.

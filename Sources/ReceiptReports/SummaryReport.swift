@@ -14,7 +14,7 @@ package enum SummaryReport {
         if let tokens = result.tokens {
             let first = tokens.first
             let kinds = tokens.map { ($0.kind ?? $0.expectedKind)?.rawValue ?? "token" }
-            let identity = first?.payload.map(SignedDataText.identity) ?? (bundleID: "-", environment: "-")
+            let identity = first?.payload.map(identity) ?? (bundleID: "-", environment: "-")
             return [DisplayText.escape(result.file), verdict,
                     DisplayText.escape(identity.bundleID, limit: DisplayText.fieldLimit),
                     DisplayText.escape(identity.environment, limit: DisplayText.cellLimit),
@@ -26,5 +26,16 @@ package enum SummaryReport {
                 DisplayText.escape(receipt?.bundleID ?? "-", limit: DisplayText.fieldLimit),
                 DisplayText.escape(receipt?.receiptType ?? "-", limit: DisplayText.cellLimit),
                 receipt == nil ? "-" : "\(result.shownInAppPurchases) in-app"].joined(separator: "\t")
+    }
+
+    /// The bundle id and environment a payload names (a notification's in `data`, `summary`,
+    /// `externalPurchaseToken` or `appData`).
+    private static func identity(_ payload: StrictJSON.Value) -> (bundleID: String, environment: String) {
+        func text(_ value: StrictJSON.Value?) -> String? {
+            if case .string(let text)? = value { return text }
+            return nil
+        }
+        let source = ["data", "summary", "externalPurchaseToken", "appData"].lazy.compactMap { payload[$0] }.first ?? payload
+        return (text(source["bundleId"]) ?? "-", text(source["environment"]) ?? text(source["receiptType"]) ?? "-")
     }
 }

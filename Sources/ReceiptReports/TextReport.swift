@@ -14,9 +14,7 @@ package struct TextReport {
     package let showDetails: Bool
 
     package func render(_ result: DumpResult) -> String {
-        if let tokens = result.tokens {
-            return SignedDataText(style: style, showDetails: showDetails, verified: result.tokensVerified).render(result, tokens: tokens)
-        }
+        if let tokens = result.tokens { return render(result, tokens: tokens) }
         var lines: [String] = [style.bold("File: " + DisplayText.escape(result.file))]
         func field(_ name: String, _ value: String?) {
             guard let value else { return }
@@ -45,12 +43,7 @@ package struct TextReport {
 
         lines.append("  Subscriptions at \(RFC3339.string(from: statusTime)): \(SupportView.subscriptionStatus(of: receipt, at: statusTime))")
 
-        if let reconciliation = result.reconciliation {
-            let missed = reconciliation.notCredited.map { DisplayText.escape($0, limit: DisplayText.cellLimit) }
-            lines.append("  Not yet credited (\(missed.count)): " + (missed.isEmpty ? "none" : style.yellow(missed.joined(separator: ", "))))
-            let unknown = reconciliation.notInReceipt.map { DisplayText.escape($0, limit: DisplayText.cellLimit) }
-            lines.append("  Credited but not in this receipt (\(unknown.count)): " + (unknown.isEmpty ? "none" : unknown.joined(separator: ", ")))
-        }
+        if let reconciliation = result.reconciliation { lines += self.lines(of: reconciliation, source: "this receipt") }
 
         lines.append("  Attributes (type version value):")
         for attribute in receipt.attributes {
@@ -58,6 +51,28 @@ package struct TextReport {
             lines.append("    \(attribute.type)\(name) v\(attribute.version) \(Self.describe(attribute))")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// StoreKit 2 tokens: the page's view of each (SupportView), under the file's name.
+    private func render(_ result: DumpResult, tokens: [SignedDataInspection]) -> String {
+        var lines: [String] = [style.bold("File: " + DisplayText.escape(result.file))]
+        lines += SupportView.tokenLines(tokens, verified: result.tokensVerified, judgedAt: result.tokensJudgedAt) { text, tone in
+            switch tone {
+            case .good: style.green(text)
+            case .caution: style.yellow(text)
+            case .bad: style.red(text)
+            }
+        }
+        if let reconciliation = result.reconciliation { lines += self.lines(of: reconciliation, source: "these tokens") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `--credited`: the missed orders, and what was credited but is not in `source`.
+    private func lines(of reconciliation: Reconciliation, source: String) -> [String] {
+        let missed = reconciliation.notCredited.map { DisplayText.escape($0, limit: DisplayText.cellLimit) }
+        let unknown = reconciliation.notInReceipt.map { DisplayText.escape($0, limit: DisplayText.cellLimit) }
+        return ["  Not yet credited (\(missed.count)): " + (missed.isEmpty ? "none" : style.yellow(missed.joined(separator: ", "))),
+                "  Credited but not in \(source) (\(unknown.count)): " + (unknown.isEmpty ? "none" : unknown.joined(separator: ", "))]
     }
 
     private func appendCertificates(_ result: DumpResult, to lines: inout [String]) {

@@ -116,4 +116,27 @@ struct JSONReportTests {
             Self.expectSameBytes(singlePiped.output, try Self.encodedInOneGo(sampleResult, pretty: false) + "\n", "receipt-dump --format json \(sample) (not a terminal), --certs \(details)")
         }
     }
+
+    /// `DumpResult`'s `Encodable` is `--format json` for StoreKit 2 tokens too (it once wrote a
+    /// receipt's members only: no `tokens`, a `certificates` array instead): every token fixture,
+    /// bare or in a JSON body, gives the same JSON value both ways.
+    @Test func encodableTokensResultIsTheJSONFormat() throws {
+        var settings = DumpSettings()
+        settings.verifier = try testRootVerifier()
+        let root = [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("pki/jws-root.der")))
+        settings.signedDataVerifier = SignedDataVerifier(anchor: try .appStore(rootCertificate: root))
+        let folder = Paths.fixtures.appendingPathComponent("jws")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".jws") || $0.hasSuffix(".json") }.sorted()
+        #expect(files.count > 20)
+        for file in files {
+            let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(file)))
+            let result = DumpResult.make(name: "jws/\(file)", loaded: .success(bytes), settings: settings)
+            guard result.tokens != nil else { continue }  // a body that holds no token reads as a receipt
+            let encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(result)) as? NSDictionary
+            let written = try JSONSerialization.jsonObject(with: Data(JSONReport.render(result, layout: .compact).utf8)) as? NSDictionary
+            #expect(encoded != nil && encoded == written, "\(file)")
+            #expect(encoded?["tokens"] != nil, "\(file)")
+        }
+    }
 }

@@ -12,9 +12,12 @@
 //   Verify warm       parse + verify, chain cache warm
 //   Verify+decode cold / warm   ReceiptVerifier.verifyAndDecode from bytes
 //   C d2i_PKCS7, C PKCS7_verify (d2i + verify), C signature only (key loaded)
-//   JSON typed        JSONWriter, compact: the decoded receipt's Codable form (raw attributes too)
+//   JSON typed        JSONWriter, compact: the decoded receipt's JSON (raw attributes too)
 //   JSON verifyreceipt JSONWriter, compact: Apple's verifyReceipt answer for the verified receipt
-//   JSONEncoder typed  Foundation's JSONEncoder.receiptModels() for the same text (the reference)
+//   JSONEncoder typed  Foundation's JSONEncoder.receiptModels() for the same text: the Encodable
+//                      path, which replays JSONWriter's text (written, parsed, encoded again)
+//                      since the writer became the models' one JSON definition; figures before
+//                      that are of synthesized Codable
 // and over the real corpus in ../../shared/corpus/real (when present). StoreKit 2 tokens
 // (JWS verify+decode, C ES256 only, C x5c verify, jwt-kit X5CVerifier): TokenBenchmarks.swift.
 import Benchmark

@@ -1,6 +1,5 @@
 import Foundation
 import ReceiptParser
-import ReceiptReports
 
 /// The page support staff use: paste a base64 receipt or StoreKit 2 signed data, see the
 /// verdict, the receipt's fields and its purchases or each token's kind, chain and payload, the
@@ -30,7 +29,7 @@ enum SupportPage {
         """
         switch result {
         case .receipt(let outcome)?: body += self.result(outcome, now: now)
-        case .signedData(let outcome)?: body += self.result(outcome, verifier: signedDataVerifier, now: now)
+        case .signedData(let outcome)?: body += self.result(outcome, verifier: signedDataVerifier)
         case nil: break
         }
         body += ledgerSection
@@ -93,8 +92,9 @@ enum SupportPage {
     }
 
     /// The server's verdict on the whole input, then each token as receipt-dump's text shows
-    /// it (kind, verdict, checks, chain, payload with RFC 3339 dates, nested tokens), escaped.
-    private static func result(_ outcome: SignedDataOutcome, verifier: SignedDataVerifier, now: Date) -> String {
+    /// it (SupportView: kind, verdict, checks, chain, payload with RFC 3339 dates, nested
+    /// tokens), HTML-escaped.
+    private static func result(_ outcome: SignedDataOutcome, verifier: SignedDataVerifier) -> String {
         let line: (headline: String, detail: String)
         if let refusal = outcome.refusal {
             let reason = refusal.member.map { "\($0): \(refusal.reason)" } ?? refusal.reason
@@ -102,13 +102,11 @@ enum SupportPage {
         } else {
             line = SupportView.verdictLine(.verified, report: try? outcome.inspections.first?.verification?.get())
         }
-        let report = DumpResult.signedData(name: "pasted", tokens: outcome.inspections, judgedBy: verifier)
-        let text = Renderer(format: .text, style: Style(enabled: false), showDetails: false, statusTime: now,
-                            expectedEnvironment: nil).render(report)
-        // Its first line names a file; a pasted input has none.
-        let tokens = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).last ?? ""
+        var judgedAt: Date?
+        if case .instant(let instant) = verifier.policy.validationTime { judgedAt = instant }
+        let tokens = SupportView.tokenLines(outcome.inspections, judgedAt: judgedAt).joined(separator: "\n") + "\n"
         return "<p id=\"verdict\" class=\"\(outcome.refusal == nil ? "verified" : "failed")\">\(escape(line.headline + line.detail))</p>\n"
-            + "<pre id=\"tokens\">\(escape(String(tokens)))</pre>\n"
+            + "<pre id=\"tokens\">\(escape(tokens))</pre>\n"
     }
 
     /// HTML-escaped, scalar by scalar: a `<` joined to a combining mark is one Character to

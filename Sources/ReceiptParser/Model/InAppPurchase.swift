@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// One in-app purchase entry (attribute 17) of a receipt.
-public struct InAppPurchase: Sendable, Hashable, Codable {
+public struct InAppPurchase: Sendable, Hashable {
     /// 1701, the number of items bought.
     public var quantity: Int64?
     /// 1702, the product identifier.

@@ -9,7 +9,7 @@ import Foundation
 /// Named properties hold the attributes whose meaning is agreed; ``attributes`` holds every
 /// top-level attribute as signed, in encoded order (in-app purchases included, as type 17).
 /// A property is nil when its attribute is absent or, for dates, an empty string.
-public struct Receipt: Sendable, Hashable, Codable {
+public struct Receipt: Sendable, Hashable {
     /// Attribute 0, the environment as written: `Production`, `ProductionSandbox`, `Xcode`, ...
     public var receiptType: String?
     /// Attribute 1, the App Store's identifier of the app (0 in the sandbox).

@@ -75,11 +75,6 @@ public struct ReceiptAttributeSet: Collection, Sendable, Hashable, Codable, Expr
     public static func == (lhs: Self, rhs: Self) -> Bool { ByteString(lhs.content) == ByteString(rhs.content) }
     public func hash(into hasher: inout Hasher) { ByteString(content).hash(into: &hasher) }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        for attribute in self { try container.encode(attribute) }
-    }
-
     /// Calls `body` with each attribute's type, version and value bytes, in order, without
     /// making a ``ReceiptAttribute`` of each (for the JSON writer, which may see millions).
     func forEachAttribute(_ body: (Int, Int, UnsafeBufferPointer<UInt8>) -> Void) {
@@ -96,7 +91,15 @@ public struct ReceiptAttributeSet: Collection, Sendable, Hashable, Codable, Expr
         }
     }
 
+    /// Reads the JSON ``write(to:)`` writes: an array of ``ReceiptAttribute``, encoded again as DER.
     public init(from decoder: any Decoder) throws {
         self.init(try [ReceiptAttribute](from: decoder))
+    }
+
+    /// The set as a DER SET, as a payload or an in-app entry is signed.
+    var der: [UInt8] {
+        var der = [UInt8]()
+        DERWriter.append(ASN1Tag.set, Array(content), to: &der)
+        return der
     }
 }

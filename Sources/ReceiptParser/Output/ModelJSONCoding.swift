@@ -6,8 +6,9 @@ import Foundation
 
 extension JSONEncoder {
     /// The encoder for the models' `Codable` JSON, as receipt-dump and receipt-server write it:
-    /// keys sorted (stable output to diff and test), slashes unescaped, and dates as RFC 3339
-    /// strings in UTC with milliseconds when they have them (`2024-05-01T12:00:00Z`), the form
+    /// keys sorted (stable output to diff and test) and slashes unescaped. The models write
+    /// their own dates (``JSONWritable``); a date of a caller's own value is written as they are,
+    /// RFC 3339 in UTC with milliseconds when it has them (`2024-05-01T12:00:00Z`), the form
     /// ``RFC3339`` reads back.
     public static func receiptModels(prettyPrinted: Bool = false) -> JSONEncoder {
         let encoder = JSONEncoder()

@@ -4,10 +4,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What support staff see of a receipt, as labelled text: shared by `receipt-dump --format text`
-/// and the server's page so both show the same thing.
+/// What support staff see of a receipt or of StoreKit 2 tokens, as labelled text: shared by
+/// `receipt-dump --format text` and the server's page so both show the same thing.
 ///
-/// Every string returned is display text: values from the receipt have been through
+/// Every string returned is display text: values from the input have been through
 /// ``DisplayText/escape(_:limit:)`` (controls escaped, long values shortened), so callers add
 /// only their own layout.
 public enum SupportView {

@@ -37,6 +37,16 @@ public enum ReceiptPayloadDecoder {
         return consume receipt  // moved out: a copy would retain and release every field
     }
 
+    /// Decodes one in-app entry: the SET a type 17 attribute holds, by the rules of ``decode(_:)``.
+    static func decodeInAppPurchase(_ entry: [UInt8]) throws(ReceiptError) -> InAppPurchase {
+        var purchase = InAppPurchase()
+        try ASN1Reader.read(entry[...], rules: .distinguished) { (der) throws(ReceiptError) in
+            var decoder = Decoder(payload: entry[...], bytes: der.bytes, keepsInAppPurchases: true)
+            try decoder.decodeInAppPurchase(into: &purchase)
+        }
+        return purchase
+    }
+
     /// Finds the receipt creation date (attribute 12) without decoding anything else.
     ///
     /// Verification needs this date before the signature is known to be good, so it reads as
@@ -122,6 +132,11 @@ public enum ReceiptPayloadDecoder {
                 try seen.insert(field.type)
             }
             receipt.attributes = ReceiptAttributeSet(checkedContent: slice(set.contentRange), count: attributes.count)
+        }
+
+        /// The whole payload as one in-app entry.
+        mutating func decodeInAppPurchase(into purchase: inout InAppPurchase) throws(ReceiptError) {
+            try decodeInAppPurchase(in: 0..<payload.count, into: &purchase)
         }
 
         private mutating func decodeInAppPurchase(in range: Range<Int>, into purchase: inout InAppPurchase) throws(ReceiptError) {

@@ -1,6 +1,6 @@
-/// A value that writes itself with a ``JSONWriter``: the models write the same JSON as their
-/// `Codable` conformance does with ``Foundation/JSONEncoder/receiptModels(prettyPrinted:)``
-/// (keys sorted, absent values left out), without building it first.
+/// A value that writes itself with a ``JSONWriter``: the one definition of a model's JSON (keys
+/// sorted, absent values left out), written without building it first. The models' `Encodable`
+/// conformance replays what this writes.
 public protocol JSONWritable {
     /// Writes the value as one JSON value.
     func write(to json: inout JSONWriter)

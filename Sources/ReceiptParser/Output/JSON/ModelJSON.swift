@@ -1,8 +1,27 @@
-// The models' JSON, written directly: the members of each `Codable` model in sorted key order,
-// as `JSONEncoder.receiptModels` sorts them. JSONReportTests and the server's
-// typedAnswerIsTheModelsCodableJSON check that both write the same text.
+// The models' JSON, defined once: each model's members in sorted key order, written directly.
+// `Encodable` replays this text (JSONWritable+Codable.swift). `Decodable` reads it back: a
+// receipt and an in-app purchase through the raw attributes they keep, decoded again as signed,
+// so no list of their named fields stands beside this one; the small records (certificates, the
+// verification report) by their synthesized conformance, whose keys are their property names.
 
-extension Receipt: JSONWritable {
+extension Receipt: JSONWritable, Codable {
+    /// `Encodable`: the JSON ``write(to:)`` writes.
+    public func encode(to encoder: any Encoder) throws { try encodeWritten(to: encoder) }
+
+    /// Reads the JSON ``write(to:)`` writes through what was signed: the named fields are
+    /// decoded again from ``attributes``, as ``ReceiptPayloadDecoder`` decodes a payload, and the
+    /// in-app purchases are the ones written (a list narrowed by a filter stays narrowed), each
+    /// read the same way. A receipt whose named fields do not come from its attributes (one
+    /// made in code) reads back as its attributes say.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SignedMembers.self)
+        self = try ReceiptAttributeSet.decodeSigned(in: container, forKey: .attributes, as: ReceiptPayloadDecoder.decode)
+        inAppPurchases = try container.decode([InAppPurchase].self, forKey: .inAppPurchases)
+    }
+
+    /// The members `Decodable` reads: what was signed, and the purchases shown.
+    private enum SignedMembers: String, CodingKey { case attributes, inAppPurchases }
+
     public func write(to json: inout JSONWriter) {
         json.beginObject()
         json.member("ageRating", ageRating)
@@ -24,7 +43,20 @@ extension Receipt: JSONWritable {
     }
 }
 
-extension InAppPurchase: JSONWritable {
+extension InAppPurchase: JSONWritable, Codable {
+    /// `Encodable`: the JSON ``write(to:)`` writes.
+    public func encode(to encoder: any Encoder) throws { try encodeWritten(to: encoder) }
+
+    /// Reads the JSON ``write(to:)`` writes through what was signed: the named fields are
+    /// decoded again from ``attributes``, as an entry of a receipt's payload is.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SignedMembers.self)
+        self = try ReceiptAttributeSet.decodeSigned(in: container, forKey: .attributes, as: ReceiptPayloadDecoder.decodeInAppPurchase)
+    }
+
+    /// The member `Decodable` reads: what was signed.
+    private enum SignedMembers: String, CodingKey { case attributes }
+
     public func write(to json: inout JSONWriter) {
         json.beginObject()
         json.member("attributes", attributes)
@@ -45,7 +77,24 @@ extension InAppPurchase: JSONWritable {
     }
 }
 
+extension ReceiptAttributeSet {
+    /// The set at `key`, decoded as signed by `decode` (the payload decoder's rules); a set it
+    /// refuses is corrupt data.
+    static func decodeSigned<Key: CodingKey, Model>(in container: KeyedDecodingContainer<Key>, forKey key: Key,
+                                                    as decode: ([UInt8]) throws(ReceiptError) -> Model) throws -> Model {
+        let attributes = try container.decode(ReceiptAttributeSet.self, forKey: key)
+        do {
+            return try decode(attributes.der)
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: error.description)
+        }
+    }
+}
+
 extension ReceiptAttributeSet: JSONWritable {
+    /// `Encodable`: the JSON ``write(to:)`` writes.
+    public func encode(to encoder: any Encoder) throws { try encodeWritten(to: encoder) }
+
     public func write(to json: inout JSONWriter) {
         json.beginArray()
         forEachAttribute { type, version, value in ReceiptAttribute.write(type: type, version: version, value: value, to: &json) }
@@ -54,6 +103,9 @@ extension ReceiptAttributeSet: JSONWritable {
 }
 
 extension ReceiptAttribute: JSONWritable {
+    /// `Encodable`: the JSON ``write(to:)`` writes.
+    public func encode(to encoder: any Encoder) throws { try encodeWritten(to: encoder) }
+
     public func write(to json: inout JSONWriter) {
         value.storage.withUnsafeBufferPointer { Self.write(type: type, version: version, value: $0, to: &json) }
     }
@@ -73,6 +125,9 @@ extension ByteString: JSONWritable {
 }
 
 extension VerificationReport: JSONWritable {
+    /// `Encodable`: the JSON ``write(to:)`` writes.
+    public func encode(to encoder: any Encoder) throws { try encodeWritten(to: encoder) }
+
     public func write(to json: inout JSONWriter) {
         json.beginObject()
         json.member("chain", chain)
@@ -84,6 +139,9 @@ extension VerificationReport: JSONWritable {
 }
 
 extension CertificateSummary: JSONWritable {
+    /// `Encodable`: the JSON ``write(to:)`` writes.
+    public func encode(to encoder: any Encoder) throws { try encodeWritten(to: encoder) }
+
     public func write(to json: inout JSONWriter) {
         json.beginObject()
         json.member("issuer", issuer)
@@ -97,6 +155,9 @@ extension CertificateSummary: JSONWritable {
 }
 
 extension CertificateDetails: JSONWritable {
+    /// `Encodable`: the JSON ``write(to:)`` writes.
+    public func encode(to encoder: any Encoder) throws { try encodeWritten(to: encoder) }
+
     public func write(to json: inout JSONWriter) {
         json.beginObject()
         json.member("appleMarkers", appleMarkers)
@@ -109,10 +170,25 @@ extension CertificateDetails: JSONWritable {
 }
 
 extension CertificateDetails.Extension: JSONWritable {
+    /// `Encodable`: the JSON ``write(to:)`` writes.
+    public func encode(to encoder: any Encoder) throws { try encodeWritten(to: encoder) }
+
     public func write(to json: inout JSONWriter) {
         json.beginObject()
         json.member("critical", critical)
         json.member("oid", oid)
+        json.endObject()
+    }
+}
+
+extension VerifiedReceipt: JSONWritable {
+    /// `Encodable`: the JSON ``write(to:)`` writes.
+    public func encode(to encoder: any Encoder) throws { try encodeWritten(to: encoder) }
+
+    public func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.member("receipt", receipt)
+        json.member("verification", verification)
         json.endObject()
     }
 }

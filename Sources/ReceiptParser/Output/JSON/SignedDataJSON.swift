@@ -31,6 +31,9 @@ extension SignedDataInspection: JSONWritable {
 }
 
 extension AcceptanceCheck: JSONWritable {
+    /// `Encodable`: the JSON ``write(to:)`` writes.
+    public func encode(to encoder: any Encoder) throws { try encodeWritten(to: encoder) }
+
     public func write(to json: inout JSONWriter) {
         json.beginObject()
         json.member("name", name)
