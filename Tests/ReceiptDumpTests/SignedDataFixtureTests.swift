@@ -13,19 +13,7 @@ struct SignedDataFixtureTests {
     static let cases = FixtureManifest.tokenCases
 
     /// receipt-dump's arguments for a case: the test root unless the case names another anchor.
-    static func arguments(_ item: Case) -> [String] {
-        var arguments = ["--format", "summary"]
-        if item.options["storekit_testing"] == "true" {
-            arguments += ["--storekit-testing", "pki/jws-storekit.der"]
-        } else {
-            arguments += ["--root", item.options["root"] ?? "pki/jws-root.der"]
-        }
-        if let at = item.options["at"] { arguments += ["--at", at] }
-        if let bundleID = item.options["expect_bundle_id"] { arguments += ["--bundle-id", bundleID] }
-        if let environment = item.options["expect_environment"] { arguments += ["--environment", environment.lowercased()] }
-        if let appAppleID = item.options["expect_app_apple_id"] { arguments += ["--app-apple-id", appAppleID] }
-        return arguments + ["jws/\(item.file)"]
-    }
+    static func arguments(_ item: Case) -> [String] { ["--format", "summary"] + item.arguments + ["jws/\(item.file)"] }
 
     @Test func theManifestCoversEveryRule() {
         #expect(Self.cases.count >= 200)

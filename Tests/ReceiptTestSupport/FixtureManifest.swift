@@ -7,25 +7,36 @@ import ReceiptParser
 /// the fixture (TestReceipts/generator) and written by the generator, which also writes
 /// TestReceipts/README.md's tables from them. Tests read outcomes here instead of repeating them;
 /// this is the one reader of both files.
-package struct FixtureManifest: Decodable, Sendable {
+public struct FixtureManifest: Decodable, Sendable {
     /// A trust configuration the verdicts are given under.
-    package struct Trust: Decodable, Sendable {
+    public struct Trust: Decodable, Sendable {
         /// How the README names it.
-        package let label: String
+        public let label: String
         /// App Store rules anchored at this root (a path under TestReceipts/).
-        package let root: String?
+        public let root: String?
         /// StoreKit Testing mode with this certificate (a path under TestReceipts/).
-        package let storeKitCertificate: String?
-        package let requireSHA256: Bool?
+        public let storeKitCertificate: String?
+        public let requireSHA256: Bool?
         /// The validation time instead of the receipt's creation date (RFC 3339).
-        package let at: String?
+        public let at: String?
 
         /// The certificate a verified chain must end at: the root or the StoreKit certificate;
         /// nil for Apple's roots.
-        package var anchorFile: String? { root ?? storeKitCertificate }
+        public var anchorFile: String? { root ?? storeKitCertificate }
+
+        /// The configuration in the words of receipt-dump's and receipt-server's command lines,
+        /// paths absolute.
+        public var arguments: [String] {
+            var arguments: [String] = []
+            if let root { arguments += ["--root", FixtureManifest.path(root)] }
+            if let storeKitCertificate { arguments += ["--storekit-testing", FixtureManifest.path(storeKitCertificate)] }
+            if requireSHA256 == true { arguments.append("--require-sha256") }
+            if let at { arguments += ["--at", at] }
+            return arguments
+        }
 
         /// A new verifier for this configuration.
-        package func verifier(chainCacheCapacity: Int = ReceiptVerifier.defaultChainCacheCapacity) throws -> ReceiptVerifier {
+        public func verifier(chainCacheCapacity: Int = ReceiptVerifier.defaultChainCacheCapacity) throws -> ReceiptVerifier {
             let anchor: TrustAnchor
             if let root {
                 anchor = try .appStore(rootCertificate: FixtureManifest.bytes(root))
@@ -43,12 +54,12 @@ package struct FixtureManifest: Decodable, Sendable {
     }
 
     /// A decoded value the manifest expects: text, a count, or an absent attribute.
-    package enum Value: Decodable, Sendable, Equatable, CustomStringConvertible {
+    public enum Value: Decodable, Sendable, Equatable, CustomStringConvertible {
         case text(String)
         case count(Int)
         case absent
 
-        package init(from decoder: Decoder) throws {
+        public init(from decoder: Decoder) throws {
             let container = try decoder.singleValueContainer()
             if container.decodeNil() {
                 self = .absent
@@ -59,7 +70,7 @@ package struct FixtureManifest: Decodable, Sendable {
             }
         }
 
-        package var description: String {
+        public var description: String {
             switch self {
             case .text(let text): DisplayText.escape(text)
             case .count(let count): "\(count)"
@@ -68,7 +79,7 @@ package struct FixtureManifest: Decodable, Sendable {
         }
 
         /// The value `key` (a Swift property name) of `receipt`, or nil for a key no test knows.
-        package static func of(_ key: String, in receipt: Receipt) -> Value? {
+        public static func of(_ key: String, in receipt: Receipt) -> Value? {
             switch key {
             case "bundleID": receipt.bundleID.map(Value.text) ?? .absent
             case "receiptType": receipt.receiptType.map(Value.text) ?? .absent
@@ -80,37 +91,42 @@ package struct FixtureManifest: Decodable, Sendable {
     }
 
     /// One fixture and its outcome.
-    package struct Fixture: Decodable, Sendable, CustomTestStringConvertible {
+    public struct Fixture: Decodable, Sendable, CustomTestStringConvertible {
         /// The path under TestReceipts/: `receipts/NAME` or `hostile/NAME`.
-        package let file: String
+        public let file: String
         /// Verdict by trust configuration: `verified` or a ReceiptError code name.
-        package let verdicts: [String: String]
+        public let verdicts: [String: String]
         /// The payload decoder's own verdict when the payload is what is wrong.
-        package let decoder: String?
+        public let decoder: String?
         /// Decoded values that hold under every configuration that verifies the fixture.
-        package let receipt: [String: Value]?
+        public let receipt: [String: Value]?
 
-        package var testDescription: String { file }
+        public var testDescription: String { file }
 
-        package func bytes() throws -> [UInt8] { try FixtureManifest.bytes(file) }
+        public func bytes() throws -> [UInt8] { try FixtureManifest.bytes(file) }
     }
 
     /// One case of TestReceipts/jws/tokens.json: a token (or body) under `jws/`, the options of
     /// one run, and the outcome the generator declared beside the file's builder.
-    package struct TokenCase: Decodable, Sendable, CustomTestStringConvertible {
+    public struct TokenCase: Decodable, Sendable, CustomTestStringConvertible {
         /// The path under TestReceipts/jws/.
-        package let file: String
+        public let file: String
+        /// `token` (a compact JWS) or `body` (JSON holding signed members).
+        public let input: String
+        /// What the token is, or what the body's first member holds: `transaction`,
+        /// `renewalInfo`, `appTransaction`, `notification`; nil when it cannot be told.
+        public let kind: String?
         /// The run's options as receipt-dump's words take them: `storekit_testing` is `true`,
         /// numbers (an App Apple ID) keep their digits.
-        package let options: [String: String]
+        public let options: [String: String]
         /// receipt-dump's exit status: 0 verified, 1 a rule broken, 2 unreadable.
-        package let exitStatus: Int32
+        public let exitStatus: Int32
         /// The code the manifest records first, then the other defects a multi-defect token also has;
         /// empty when the case verifies.
-        package let errors: [String]
+        public let errors: [String]
 
         private enum CodingKeys: String, CodingKey {
-            case file, options, error
+            case file, input, kind, options, error
             case exitStatus = "exit_status"
             case otherErrors = "other_errors"
         }
@@ -141,9 +157,11 @@ package struct FixtureManifest: Decodable, Sendable {
             }
         }
 
-        package init(from decoder: Decoder) throws {
+        public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             file = try container.decode(String.self, forKey: .file)
+            input = try container.decode(String.self, forKey: .input)
+            kind = try container.decodeIfPresent(String.self, forKey: .kind)
             options = try container.decode([String: OptionValue].self, forKey: .options).mapValues(\.text)
             exitStatus = try container.decode(Int32.self, forKey: .exitStatus)
             let first = try container.decodeIfPresent(String.self, forKey: .error)
@@ -151,42 +169,57 @@ package struct FixtureManifest: Decodable, Sendable {
             errors = (first.map { [$0] } ?? []) + others
         }
 
-        package var testDescription: String {
+        /// The run's options in the words of receipt-dump's and receipt-server's command lines, paths
+        /// absolute: the JWS test root unless the case names another anchor.
+        public var arguments: [String] {
+            var arguments = options["storekit_testing"] == "true" ? ["--storekit-testing", FixtureManifest.path("pki/jws-storekit.der")]
+                                                                  : ["--root", FixtureManifest.path(options["root"] ?? "pki/jws-root.der")]
+            if let at = options["at"] { arguments += ["--at", at] }
+            if let bundleID = options["expect_bundle_id"] { arguments += ["--bundle-id", bundleID] }
+            if let environment = options["expect_environment"] { arguments += ["--environment", environment.lowercased()] }
+            if let appAppleID = options["expect_app_apple_id"] { arguments += ["--app-apple-id", appAppleID] }
+            return arguments
+        }
+
+        public var testDescription: String {
             "\(file) \(options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"
         }
     }
 
     /// Every case of TestReceipts/jws/tokens.json, for `@Test(arguments:)`; empty if it does not
     /// load (which `SignedDataFixtureTests.theManifestCoversEveryRule` reports).
-    package static let tokenCases: [TokenCase] = (try? JSONDecoder().decode(
+    public static let tokenCases: [TokenCase] = (try? JSONDecoder().decode(
         [TokenCase].self, from: Data(contentsOf: Paths.fixtures.appendingPathComponent("jws/tokens.json")))) ?? []
 
     /// The word for a verified fixture.
-    package let verified: String
+    public let verified: String
     /// The key of App Store rules anchored at the test root, the configuration most verdicts are under.
-    package static let appStore = "appStore"
-    package let trust: [String: Trust]
-    package let fixtures: [Fixture]
+    public static let appStore = "appStore"
+    public let trust: [String: Trust]
+    public let fixtures: [Fixture]
 
-    package static let loaded = Result { try JSONDecoder().decode(FixtureManifest.self, from: Data(contentsOf: url)) }
-    package static let url = Paths.fixtures.appendingPathComponent("fixtures.json")
+    public static let loaded = Result { try JSONDecoder().decode(FixtureManifest.self, from: Data(contentsOf: url)) }
+    public static let url = Paths.fixtures.appendingPathComponent("fixtures.json")
 
-    package static func load() throws -> FixtureManifest { try loaded.get() }
+    public static func load() throws -> FixtureManifest { try loaded.get() }
 
     /// Every fixture, for `@Test(arguments:)`; empty if the manifest does not load (which
     /// `FixtureTests.everyGeneratedFileIsInTheManifest` reports).
-    package static var fixtures: [Fixture] { (try? load().fixtures) ?? [] }
+    public static var fixtures: [Fixture] { (try? load().fixtures) ?? [] }
 
-    package static func fixture(_ file: String) throws -> Fixture {
+    public static func fixture(_ file: String) throws -> Fixture {
         try #require(try load().fixtures.first { $0.file == file }, "\(file) is not in fixtures.json")
     }
 
-    package static func bytes(_ path: String) throws -> [UInt8] {
+    /// The absolute path of `path`, a path under TestReceipts/.
+    public static func path(_ path: String) -> String { Paths.fixtures.appendingPathComponent(path).path }
+
+    public static func bytes(_ path: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent(path)))
     }
 
     /// What `body` gives, in the manifest's words: `verified` or the ReceiptError code name.
-    package func verdict<T>(_ body: () throws(ReceiptError) -> T) -> (verdict: String, value: T?) {
+    public func verdict<T>(_ body: () throws(ReceiptError) -> T) -> (verdict: String, value: T?) {
         do throws(ReceiptError) {
             return (verified, try body())
         } catch {
