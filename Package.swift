@@ -16,6 +16,9 @@ let package = Package(
         // What each fuzz target does with one input, a product so the fuzz package's libFuzzer
         // executables call it; the unit tests replay Fuzz/regressions through the same code.
         .library(name: "FuzzHarness", targets: ["FuzzHarness"]),
+        // Where the test data is and the fixture manifests' reader, a product so the server
+        // package's tests read the same fixtures the same way; not a supported API.
+        .library(name: "ReceiptTestSupport", targets: ["ReceiptTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -66,16 +66,25 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What both test targets share: a clock moved by hand, a temporary folder.
+        .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
         .testTarget(
             name: "ReceiptLedgerTests",
-            dependencies: ["ReceiptLedger"]
+            dependencies: ["ReceiptLedger", "ServerTestSupport"]
         ),
         .testTarget(
             name: "ReceiptServerTests",
             dependencies: [
                 "ReceiptServer",
                 "ReceiptLedger",
+                "ServerTestSupport",
                 "receipt-server",  // the command's options, parsed as on a command line
+                // receipt-dump's judgement and options, run beside the server's on every fixture.
+                .product(name: "ReceiptReports", package: "ReceiptParser"),
+                .product(name: "ReceiptCommandLine", package: "ReceiptParser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // Where the test data is, and the fixture manifests' reader.
+                .product(name: "ReceiptTestSupport", package: "ReceiptParser"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
             ]

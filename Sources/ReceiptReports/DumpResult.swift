@@ -41,6 +41,9 @@ public struct DumpResult: Encodable, Sendable {
     package var certificates: [CertificateSummary] = []
     package var certificateDetails: [CertificateDetails]?
     package var checks: [CheckResult] = []
+    /// Why a verified receipt is not accepted: the library's refusal by the expectations
+    /// (`--bundle-id`, `--environment`, `--app-apple-id`), as receipt-server answers it.
+    package var refusal: Problem?
     package var reconciliation: Reconciliation?
     /// StoreKit 2 tokens, when the input held signed data instead of a receipt.
     package var tokens: [SignedDataInspection]?
@@ -96,6 +99,7 @@ public struct DumpResult: Encodable, Sendable {
         result.shownInAppPurchases = settings.narrowsPurchases ? shown.inAppPurchases.count : inspection.inAppPurchaseCount
         if case .success(let report)? = result.verification {
             result.verifiedReceipt = VerifiedReceipt(receipt: shown, verification: report)
+            result.refusal = settings.expectations.refusal(of: AcceptanceSubject(decoded)).map(Problem.init)
         }
         return result
     }
@@ -146,11 +150,12 @@ public struct DumpResult: Encodable, Sendable {
         if tokens != nil { return tokensProblem }
         if case .failure(let error) = verification { return error }
         if let readError { return readError }
-        return nil
+        return refusal
     }
 
     package var verdict: Verdict {
         if tokens != nil { return tokensVerdict }
+        if refusal != nil { return .notAccepted }
         return Verdict(readable: readError == nil, verified: verification.map { (try? $0.get()) != nil })
     }
 }

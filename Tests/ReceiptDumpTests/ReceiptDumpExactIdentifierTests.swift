@@ -59,7 +59,8 @@ struct ReceiptDumpExactIdentifierTests {
         let tool = ReceiptDumpTests()
         let lookAlike = try tool.run("--root", "pki/test-root.der", "--bundle-id", Self.precomposed, "hostile/decomposed-bundle-id.receipt")
         #expect(lookAlike.status == 1)
-        #expect(lookAlike.output.contains("VERIFIED (appStore"))
+        // Genuine but for another app: not accepted, as receipt-server answers it.
+        #expect(lookAlike.output.contains("Verdict:                      NOT ACCEPTED (appIdentityMismatch)"))
         #expect(lookAlike.output.contains("Check bundle-id:              FAIL"))
         #expect(try tool.run("--root", "pki/test-root.der", "--bundle-id", Self.decomposed, "hostile/decomposed-bundle-id.receipt").status == 0)
     }

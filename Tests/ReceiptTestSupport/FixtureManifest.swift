@@ -27,40 +27,40 @@ import ReceiptParser
 /// Use ``cases`` (or ``receiptCases`` / ``tokenCases``) for `@Test(arguments:)`, ``load()`` to
 /// report a manifest that does not load, and ``FixtureCase/Options/arguments`` or
 /// ``FixtureCase/Options/verifier(chainCacheCapacity:)`` to run a case.
-package enum FixtureManifest {
-    package static let url = Paths.fixtures.appendingPathComponent("cases.json")
+public enum FixtureManifest {
+    public static let url = Paths.fixtures.appendingPathComponent("cases.json")
 
     private struct File: Decodable {
         let cases: [FixtureCase]
     }
 
-    package static let loaded = Result { try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).cases }
+    public static let loaded = Result { try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).cases }
 
     /// Every case, or the reason the manifest does not load.
-    package static func load() throws -> [FixtureCase] { try loaded.get() }
+    public static func load() throws -> [FixtureCase] { try loaded.get() }
 
     /// Every case, for `@Test(arguments:)`; empty if the manifest does not load (which
     /// `FixtureTests.everyGeneratedFileIsInTheManifest` reports).
-    package static var cases: [FixtureCase] { (try? load()) ?? [] }
+    public static var cases: [FixtureCase] { (try? load()) ?? [] }
 
     /// The cases of receipts (`receipts/` and `hostile/`).
-    package static var receiptCases: [FixtureCase] { cases.filter { $0.input == .receipt } }
+    public static var receiptCases: [FixtureCase] { cases.filter { $0.input == .receipt } }
 
     /// The cases of StoreKit 2 tokens and bodies (`jws/`).
-    package static var tokenCases: [FixtureCase] { cases.filter { $0.input != .receipt } }
+    public static var tokenCases: [FixtureCase] { cases.filter { $0.input != .receipt } }
 
     /// The first case of `file` (a path under TestReceipts/): for a receipt, its verdict under App
     /// Store rules with the test root, which the README calls the headline.
-    package static func headline(_ file: String) throws -> FixtureCase {
+    public static func headline(_ file: String) throws -> FixtureCase {
         try #require(try load().first { $0.file == file }, "\(file) is not in cases.json")
     }
 
-    package static func bytes(_ path: String) throws -> [UInt8] {
+    public static func bytes(_ path: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent(path)))
     }
 
     /// What `body` gives, in the manifest's words: nil when verified, else the ReceiptError code name.
-    package static func outcome<T>(_ body: () throws(ReceiptError) -> T) -> (error: String?, value: T?) {
+    public static func outcome<T>(_ body: () throws(ReceiptError) -> T) -> (error: String?, value: T?) {
         do throws(ReceiptError) {
             return (nil, try body())
         } catch {
@@ -71,9 +71,9 @@ package enum FixtureManifest {
 
 /// One case of TestReceipts/cases.json: a file, the options of one run and the outcome it must
 /// give (see ``FixtureManifest`` for the schema).
-package struct FixtureCase: Decodable, Sendable, CustomTestStringConvertible {
+public struct FixtureCase: Decodable, Sendable, CustomTestStringConvertible {
     /// What the file holds.
-    package enum Input: String, Decodable, Sendable {
+    public enum Input: String, Decodable, Sendable {
         /// A receipt in any form receipt-dump reads: DER, base64, a verifyReceipt body.
         case receipt
         /// A compact JWS.
@@ -83,23 +83,23 @@ package struct FixtureCase: Decodable, Sendable, CustomTestStringConvertible {
     }
 
     /// The options of one run, as receipt-dump's flags take them (`as_kind` excepted).
-    package struct Options: Decodable, Sendable, Equatable {
+    public struct Options: Decodable, Sendable, Equatable {
         /// `--root`: App Store rules anchored at this root (a path under TestReceipts/).
-        package var root: String?
+        public var root: String?
         /// `--storekit-testing`: StoreKit Testing mode with this certificate (a path under TestReceipts/).
-        package var storeKitTesting: String?
+        public var storeKitTesting: String?
         /// `--require-sha256`.
-        package var requireSHA256 = false
+        public var requireSHA256 = false
         /// `--at`: the validation time instead of the data's own date (RFC 3339).
-        package var at: String?
+        public var at: String?
         /// `--bundle-id`.
-        package var bundleID: String?
+        public var bundleID: String?
         /// `--environment`: `production`, `sandbox` or `xcode`.
-        package var environment: String?
+        public var environment: String?
         /// `--app-apple-id`.
-        package var appAppleID: Int64?
+        public var appAppleID: Int64?
         /// The kind of token the library is asked for (`verifyTransaction`, …); receipt-dump has no flag.
-        package var asKind: String?
+        public var asKind: String?
 
         private enum CodingKeys: String, CodingKey {
             case root, at, environment
@@ -110,13 +110,13 @@ package struct FixtureCase: Decodable, Sendable, CustomTestStringConvertible {
             case asKind = "as_kind"
         }
 
-        package init(root: String? = nil, storeKitTesting: String? = nil, requireSHA256: Bool = false, at: String? = nil,
+        public init(root: String? = nil, storeKitTesting: String? = nil, requireSHA256: Bool = false, at: String? = nil,
                      bundleID: String? = nil, environment: String? = nil, appAppleID: Int64? = nil, asKind: String? = nil) {
             (self.root, self.storeKitTesting, self.requireSHA256, self.at) = (root, storeKitTesting, requireSHA256, at)
             (self.bundleID, self.environment, self.appAppleID, self.asKind) = (bundleID, environment, appAppleID, asKind)
         }
 
-        package init(from decoder: Decoder) throws {
+        public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.init(root: try container.decodeIfPresent(String.self, forKey: .root),
                       storeKitTesting: try container.decodeIfPresent(String.self, forKey: .storeKitTesting),
@@ -129,7 +129,7 @@ package struct FixtureCase: Decodable, Sendable, CustomTestStringConvertible {
         }
 
         /// receipt-dump's arguments for these options (`as_kind` has none).
-        package var arguments: [String] {
+        public var arguments: [String] {
             var arguments: [String] = []
             if let root { arguments += ["--root", root] }
             if let storeKitTesting { arguments += ["--storekit-testing", storeKitTesting] }
@@ -143,35 +143,35 @@ package struct FixtureCase: Decodable, Sendable, CustomTestStringConvertible {
 
         /// The certificate a verified chain must end at: the root or the StoreKit certificate;
         /// nil for Apple's roots.
-        package var anchorFile: String? { root ?? storeKitTesting }
+        public var anchorFile: String? { root ?? storeKitTesting }
 
         /// The trust anchor of these options.
-        package func anchor() throws -> TrustAnchor {
+        public func anchor() throws -> TrustAnchor {
             if let root { return try .appStore(rootCertificate: FixtureManifest.bytes(root)) }
             if let storeKitTesting { return try .storeKitTesting(certificate: FixtureManifest.bytes(storeKitTesting)) }
             return .appleIncRoot
         }
 
         /// The verification policy of these options.
-        package func policy() throws -> VerificationPolicy {
+        public func policy() throws -> VerificationPolicy {
             let time: VerificationPolicy.ValidationTime = try at.map { .instant(try #require(RFC3339.date(from: $0))) }
                 ?? .signedDate
             return VerificationPolicy(requiresSHA256: requireSHA256, validationTime: time)
         }
 
         /// A new receipt verifier for these options (the trust ones; the expectations are not applied).
-        package func verifier(chainCacheCapacity: Int = ReceiptVerifier.defaultChainCacheCapacity) throws -> ReceiptVerifier {
+        public func verifier(chainCacheCapacity: Int = ReceiptVerifier.defaultChainCacheCapacity) throws -> ReceiptVerifier {
             ReceiptVerifier(anchor: try anchor(), policy: try policy(), chainCacheCapacity: chainCacheCapacity)
         }
     }
 
     /// A decoded value the manifest expects: text, a count, or an absent attribute.
-    package enum Value: Decodable, Sendable, Equatable, CustomStringConvertible {
+    public enum Value: Decodable, Sendable, Equatable, CustomStringConvertible {
         case text(String)
         case count(Int)
         case absent
 
-        package init(from decoder: Decoder) throws {
+        public init(from decoder: Decoder) throws {
             let container = try decoder.singleValueContainer()
             if container.decodeNil() {
                 self = .absent
@@ -182,7 +182,7 @@ package struct FixtureCase: Decodable, Sendable, CustomTestStringConvertible {
             }
         }
 
-        package var description: String {
+        public var description: String {
             switch self {
             case .text(let text): DisplayText.escape(text)
             case .count(let count): "\(count)"
@@ -191,7 +191,7 @@ package struct FixtureCase: Decodable, Sendable, CustomTestStringConvertible {
         }
 
         /// The value `key` (a Swift property name) of `receipt`, or nil for a key no test knows.
-        package static func of(_ key: String, in receipt: Receipt) -> Value? {
+        public static func of(_ key: String, in receipt: Receipt) -> Value? {
             switch key {
             case "bundleID": receipt.bundleID.map(Value.text) ?? .absent
             case "receiptType": receipt.receiptType.map(Value.text) ?? .absent
@@ -203,21 +203,21 @@ package struct FixtureCase: Decodable, Sendable, CustomTestStringConvertible {
     }
 
     /// The path under TestReceipts/.
-    package let file: String
-    package let input: Input
+    public let file: String
+    public let input: Input
     /// What the payload is (tokens and bodies; nil for none and for receipts).
-    package let kind: String?
-    package let options: Options
+    public let kind: String?
+    public let options: Options
     /// receipt-dump's exit status: 0 verified, 1 not verified, 2 unreadable.
-    package let exitStatus: Int32
+    public let exitStatus: Int32
     /// The ReceiptError code name the case must give; nil when it verifies.
-    package let error: String?
+    public let error: String?
     /// The other defects a multi-defect token also has (another check order gives them first).
-    package let otherErrors: [String]
+    public let otherErrors: [String]
     /// Receipts: the payload decoder's own code when the payload is what is wrong.
-    package let decoder: String?
+    public let decoder: String?
     /// Receipts, on cases that verify: decoded values by Swift property name.
-    package let receipt: [String: Value]?
+    public let receipt: [String: Value]?
 
     private enum CodingKeys: String, CodingKey {
         case file, input, kind, options, error, decoder, receipt
@@ -225,7 +225,7 @@ package struct FixtureCase: Decodable, Sendable, CustomTestStringConvertible {
         case otherErrors = "other_errors"
     }
 
-    package init(from decoder: Decoder) throws {
+    public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         file = try container.decode(String.self, forKey: .file)
         input = try container.decode(Input.self, forKey: .input)
@@ -239,11 +239,11 @@ package struct FixtureCase: Decodable, Sendable, CustomTestStringConvertible {
     }
 
     /// The code the case records first, then its other defects; empty when it verifies.
-    package var errors: [String] { (error.map { [$0] } ?? []) + otherErrors }
+    public var errors: [String] { (error.map { [$0] } ?? []) + otherErrors }
 
-    package func bytes() throws -> [UInt8] { try FixtureManifest.bytes(file) }
+    public func bytes() throws -> [UInt8] { try FixtureManifest.bytes(file) }
 
-    package var testDescription: String {
+    public var testDescription: String {
         ([file] + options.arguments + (options.asKind.map { ["as", $0] } ?? [])).joined(separator: " ")
     }
 }

@@ -3,22 +3,25 @@ import Testing
 import ReceiptParser
 
 /// Where the tests find their data.
-package enum Paths {
-    package static let repository = URL(fileURLWithPath: #filePath)
+public enum Paths {
+    public static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    package static let fixtures = repository.appendingPathComponent("TestReceipts")
+    public static let fixtures = repository.appendingPathComponent("TestReceipts")
     /// The real receipts: `$RECEIPT_PARSER_CORPUS`, else `../shared/corpus` beside the
     /// repository. CI has them; a fresh clone does not, and tests that need them are skipped.
-    package static let corpus = ProcessInfo.processInfo.environment["RECEIPT_PARSER_CORPUS"].map { URL(fileURLWithPath: $0) }
+    public static let corpus = ProcessInfo.processInfo.environment["RECEIPT_PARSER_CORPUS"].map { URL(fileURLWithPath: $0) }
         ?? repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-    package static let corpusAvailable = FileManager.default.fileExists(atPath: corpus.appendingPathComponent("real").path)
+    public static let corpusAvailable = FileManager.default.fileExists(atPath: corpus.appendingPathComponent("real").path)
     /// The reason shown for a test skipped without the corpus.
-    package static let corpusMissing: Comment = "needs the real receipts in ../shared/corpus or $RECEIPT_PARSER_CORPUS"
+    public static let corpusMissing: Comment = "needs the real receipts in ../shared/corpus or $RECEIPT_PARSER_CORPUS"
+    public static func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
+    /// A receipt of TestReceipts/receipts.
+    public static func fixture(_ name: String) throws -> [UInt8] { try bytes(fixtures.appendingPathComponent("receipts/\(name)")) }
+    /// A real receipt of the corpus, by its name without `.receipt`.
+    public static func realReceipt(_ name: String) throws -> [UInt8] { try bytes(corpus.appendingPathComponent("real/\(name).receipt")) }
 }
 
-package func fixture(_ name: String) throws -> [UInt8] {
-    [UInt8](try Data(contentsOf: Paths.fixtures.appendingPathComponent("receipts/\(name)")))
-}
+package func fixture(_ name: String) throws -> [UInt8] { try Paths.fixture(name) }
 
 /// The sample receipt as one line of base64.
 package func sampleBase64() throws -> String {

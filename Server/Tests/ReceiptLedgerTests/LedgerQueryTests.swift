@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ReceiptLedger
+import ServerTestSupport
 
 @Suite("Ledger queries: missed orders, credits, revocations")
 struct LedgerQueryTests {

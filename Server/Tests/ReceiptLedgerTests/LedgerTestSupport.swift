@@ -1,27 +1,7 @@
 import Foundation
 import Testing
 import ReceiptLedger
-
-/// A clock the tests move by hand, so dates in the ledger are exact.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { current = start }
-
-    var now: Date { lock.withLock { current } }
-
-    func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
-}
-
-/// A new folder under the system's temporary directory, removed when the test is done.
-func withTemporaryDirectory(_ body: (URL) async throws -> Void) async throws {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("ledger-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    try await body(directory)
-}
+import ServerTestSupport
 
 /// A ledger over a new, empty database of `kind`, closed (and, for PostgreSQL, dropped) afterwards.
 /// `body` also gets the database, to open more stores on it as other processes would.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ReceiptLedger
+import ServerTestSupport
 
 @Suite("SQLite ledger store: migrations, persistence, faults")
 struct SQLiteLedgerStoreTests {

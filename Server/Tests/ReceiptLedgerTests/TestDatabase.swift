@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptLedger
+import ServerTestSupport
 
 /// One test's database (an SQLite file's path or a PostgreSQL URL) and the stores opened on it,
 /// all closed when the test is done.

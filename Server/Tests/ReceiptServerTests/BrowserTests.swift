@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import ReceiptParser
+import ReceiptTestSupport
 import Testing
 @testable import ReceiptServer
 

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import ReceiptParser
+import ReceiptTestSupport
 import Testing
 @testable import ReceiptServer
 

@@ -3,6 +3,8 @@ import Hummingbird
 import HummingbirdTesting
 import ReceiptLedger
 import ReceiptParser
+import ReceiptTestSupport
+import ServerTestSupport
 import Testing
 @testable import ReceiptServer
 
@@ -25,13 +27,12 @@ enum LedgerFixtures {
         _ change: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (any TestClientProtocol, Ledger) async throws -> Void
     ) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-routes-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let ledger = Ledger(store: try makeStore(directory.appendingPathComponent("ledger.sqlite").path), now: clock)
-        let server = ServerLedger(ledger: ledger, token: try LedgerToken(token))
-        let app = buildApplication(try SignedDataFixtures.configuration(change), ledger: server, metrics: metrics, logger: ServerTests.logger)
-        try await app.test(.live) { client in try await body(client, ledger) }
+        try await withTemporaryDirectory("ledger-routes") { directory in
+            let ledger = Ledger(store: try makeStore(directory.appendingPathComponent("ledger.sqlite").path), now: clock)
+            let server = ServerLedger(ledger: ledger, token: try LedgerToken(token))
+            let app = buildApplication(try SignedDataFixtures.configuration(change), ledger: server, metrics: metrics, logger: ServerTests.logger)
+            try await app.test(.live) { client in try await body(client, ledger) }
+        }
     }
 
     /// The status, headers and JSON object of a request, with `Authorization: Bearer token`
@@ -77,13 +78,4 @@ enum LedgerFixtures {
 
     static func ids(_ json: [String: Any], _ key: String) -> [String] { json[key] as? [String] ?? [] }
     static func rows(_ json: [String: Any], _ key: String) -> [[String: Any]] { json[key] as? [[String: Any]] ?? [] }
-}
-
-/// A clock the tests move by hand, so the ledger's dates are exact.
-final class LedgerClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = Date(timeIntervalSince1970: 1_700_000_000)
-
-    var now: Date { lock.withLock { current } }
-    func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
 }

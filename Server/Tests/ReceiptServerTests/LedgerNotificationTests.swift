@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import ReceiptLedger
 import ReceiptParser
+import ServerTestSupport
 import Testing
 @testable import ReceiptServer
 
@@ -17,7 +18,7 @@ struct LedgerNotificationTests {
 
     /// A purchase the app never reported becomes a missed order; a refused notification records nothing.
     @Test func aNotificationsTransactionIsRecordedAsSeen() async throws {
-        let clock = LedgerClock()
+        let clock = TestClock()
         try await Fixtures.withServer(clock: { clock.now }) { client, _ in
             #expect(try await Self.post(client, "nested-bad-signature.jws").status == 400)
             let (status, _) = try await SignedDataFixtures.answer(client, "/v2/notifications",
@@ -36,7 +37,7 @@ struct LedgerNotificationTests {
     /// A refund of a credited purchase lists it for claw-back, dated by the transaction's
     /// revocationDate, with the notification's type and the revocation reason.
     @Test func aRefundListsTheCreditAsRevoked() async throws {
-        let clock = LedgerClock()
+        let clock = TestClock()
         try await Fixtures.withServer(clock: { clock.now }) { client, _ in
             let credit = try await Fixtures.send(client, .post, "/v1/credits",
                                                  body: try Fixtures.receiptCredit(user: "alice", #","transactionId":"2000000000000002""#))
@@ -61,7 +62,7 @@ struct LedgerNotificationTests {
     /// A revocation of a transaction never credited shows among the missed orders, revoked; without
     /// a revocationDate it is dated by the notification's signedDate.
     @Test func aRevokeOfAnUncreditedTransactionIsAMissedOrderRevoked() async throws {
-        let clock = LedgerClock()
+        let clock = TestClock()
         try await Fixtures.withServer(clock: { clock.now }) { client, _ in
             let revoke = try await Self.post(client, "notification-revoke.jws")
             #expect(revoke.status == 200)

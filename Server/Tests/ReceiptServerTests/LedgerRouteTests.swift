@@ -3,6 +3,8 @@ import Hummingbird
 import HummingbirdTesting
 import ReceiptLedger
 import ReceiptParser
+import ReceiptTestSupport
+import ServerTestSupport
 import Testing
 @testable import ReceiptServer
 
@@ -268,7 +270,7 @@ struct LedgerRouteTests {
     }
 
     @Test func listingsGiveExactValues() async throws {
-        let clock = LedgerClock()
+        let clock = TestClock()
         try await Fixtures.withServer(clock: { clock.now }) { client, ledger in
             let credit = try await Fixtures.send(client, .post, "/v1/credits",
                                                  body: try Fixtures.receiptCredit(user: "alice", #","transactionId":"2000000000000002""#))

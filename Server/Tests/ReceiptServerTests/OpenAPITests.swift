@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import ReceiptLedger
 import ReceiptParser
+import ReceiptTestSupport
 import Testing
 import Yams
 @testable import ReceiptServer

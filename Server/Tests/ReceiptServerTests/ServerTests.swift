@@ -3,24 +3,9 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import ReceiptParser
+import ReceiptTestSupport
 import Testing
 @testable import ReceiptServer
-
-/// Paths of the main repository's data.
-enum Paths {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let fixtures = repository.appendingPathComponent("TestReceipts")
-    /// The real receipts: `$RECEIPT_PARSER_CORPUS`, else `../shared/corpus` beside the repository.
-    static let corpus = ProcessInfo.processInfo.environment["RECEIPT_PARSER_CORPUS"].map { URL(fileURLWithPath: $0) }
-        ?? repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-    static let corpusAvailable = FileManager.default.fileExists(atPath: corpus.appendingPathComponent("real").path)
-    /// The reason shown for a test skipped without the corpus.
-    static let corpusMissing: Comment = "needs the real receipts in ../shared/corpus or $RECEIPT_PARSER_CORPUS"
-    static func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
-    static func fixture(_ name: String) throws -> [UInt8] { try bytes(fixtures.appendingPathComponent("receipts/\(name)")) }
-    static func realReceipt(_ name: String) throws -> [UInt8] { try bytes(corpus.appendingPathComponent("real/\(name).receipt")) }
-}
 
 /// The server started on loopback (port 0: a free port) and exercised over HTTP.
 struct ServerTests {

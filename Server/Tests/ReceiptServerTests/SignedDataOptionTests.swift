@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import ReceiptParser
+import ReceiptTestSupport
 import Testing
 @testable import ReceiptServer
 @testable import receipt_server

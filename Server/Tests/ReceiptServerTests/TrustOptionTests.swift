@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ReceiptTestSupport
 import Testing
 @testable import ReceiptServer
 @testable import receipt_server

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ReceiptTestSupport
 import Testing
 @testable import ReceiptServer
 
