@@ -19,7 +19,7 @@ struct SignedDataChainCacheTests {
     /// The cache key a token's header gives.
     static func key(_ token: [UInt8]) throws -> ChainCache.Key {
         let jws = try CompactJWS(token)
-        return ChainCache.Key(certificates: try JWSHeader(jws.header).certificates, signer: .firstCertificate)
+        return ChainCache.Key(certificates: try jws.readHeader().certificates, signer: .firstCertificate)
     }
 
     /// What a verifier says of a token, nested tokens included: verdict and first failure.
@@ -71,9 +71,34 @@ struct SignedDataChainCacheTests {
         #expect(verifier.chainCache!.count == 1)
     }
 
+    /// A remembered header (the base64url text of a token that verified) spares reading it
+    /// again, nothing else: a token with that header but another payload, or a header one byte
+    /// off, is judged in full; a header of a token that failed is not remembered.
+    @Test func aRememberedHeaderSparesOnlyItsReading() throws {
+        let verifier = try Self.verifier()
+        let good = try Self.token("transaction.jws")
+        _ = try verifier.verifyTransaction(good)
+        #expect(verifier.headerCache!.count == 1)
+        let parts = good.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        let other = try Self.token("renewal-info.jws").split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        // The remembered header over another token's payload, with the first token's signature.
+        let spliced = Array(parts[0]) + [UInt8(ascii: ".")] + Array(other[1]) + [UInt8(ascii: ".")] + Array(parts[2])
+        #expect(errorCode { try verifier.verifyRenewalInfo(spliced) } == .signatureInvalid)
+        // One letter of the header changed where it decodes to other JSON: read, and refused.
+        var bent = good
+        bent[2] = bent[2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        #expect(errorCode { try verifier.verifyTransaction(bent) } != nil)
+        for name in ["tampered-leaf.jws", "root-twin.jws"] {
+            #expect(errorCode { try verifier.verifyTransaction(Self.token(name)) } == .untrustedChain, "\(name)")
+        }
+        #expect(verifier.headerCache!.count == 1)
+        #expect(try verifier.verifyTransaction(good).transactionId == "2000000000000101")
+    }
+
     @Test func aDisabledCacheHoldsNothing() throws {
         let verifier = try Self.verifier(capacity: 0)
         #expect(verifier.chainCache == nil)
+        #expect(verifier.headerCache == nil)
         #expect(try verifier.verifyTransaction(Self.token("transaction.jws")).transactionId == "2000000000000101")
     }
 

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A strict RFC 8259 JSON reader for bytes an attacker may have written.
 ///
 /// Foundation's readers keep one of two members with the same key, and do not agree on which,
@@ -20,12 +28,18 @@ public enum StrictJSON {
     /// for anything else that is not JSON or nests deeper than `maximumDepth` (by default
     /// ``DecodingLimits/maximumJSONDepth``).
     public static func parse(_ bytes: [UInt8], maximumDepth: Int = DecodingLimits.maximumJSONDepth) throws(ReceiptError) -> Value {
+        try parse(bytes, maximumDepth: maximumDepth, knownKeys: nil)
+    }
+
+    /// Reads one JSON value; a key spelt like one of `knownKeys` is that String, not a new one.
+    static func parse(_ bytes: [UInt8], maximumDepth: Int = DecodingLimits.maximumJSONDepth,
+                      knownKeys: KnownKeys?) throws(ReceiptError) -> Value {
         // The same bound as ReceiptInput: base64 of the largest receipt, with room for wrapping.
         guard bytes.count <= DecodingLimits.maximumInputSize * 3 / 2 else {
             throw ReceiptError(.tooLarge, "\(bytes.count) bytes of JSON exceed the limit")
         }
         return try bytes.withUnsafeBufferPointer { buffer throws(ReceiptError) in
-            var reader = Reader(buffer, maximumDepth: maximumDepth)
+            var reader = Reader(buffer, maximumDepth: maximumDepth, knownKeys: knownKeys)
             reader.skipWhitespace()
             let value = try reader.readValue(depth: 0)
             reader.skipWhitespace()
@@ -41,11 +55,18 @@ public enum StrictJSON {
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         let maximumDepth: Int
+        let knownKeys: KnownKeys?
         var position = 0
+        /// The members of the objects being read, innermost last.
+        private var memberStack: [PendingMember] = []
+        /// The elements of the arrays being read, innermost last.
+        private var elementStack: [Value] = []
 
-        init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+        init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, knownKeys: KnownKeys?) {
             self.bytes = bytes
             self.maximumDepth = maximumDepth
+            self.knownKeys = knownKeys
+            memberStack.reserveCapacity(64)
         }
 
         /// At most 64 bytes of a key in a message: enough to recognise it, short enough to read.
@@ -90,27 +111,31 @@ public enum StrictJSON {
         private mutating func readObject(depth: Int) throws(ReceiptError) -> Value {
             try checkDepth(depth)
             position += 1  // {
-            var members: [(key: String, value: Value)] = []
-            var keys = KeySet()
+            // Members collect on one stack shared by every object of the parse and are copied
+            // out at the end, once, at their exact count: one allocation per object.
+            let base = memberStack.count
+            defer { memberStack.removeSubrange(base...) }
+            var keys = LargeObjectKeys()
             skipWhitespace()
             if !atEnd, bytes[position] == UInt8(ascii: "}") {
                 position += 1
-                return .object(members)
+                return .object([])
             }
             while true {
                 guard !atEnd, bytes[position] == UInt8(ascii: "\"") else { throw invalid("a quoted key was expected") }
                 let keyStart = position
-                let key = try readString()
-                guard keys.insert(key) else {
+                let key = try readStringValue(knownKeys: knownKeys)
+                let fingerprint = LargeObjectKeys.fingerprint(key)
+                guard keys.insert(key, fingerprint: fingerprint, among: memberStack[base...]) else {
                     position = keyStart
-                    throw ReceiptError(.duplicateKey, "the key \(Self.quote(key)) occurs twice in one object (at byte \(keyStart))")
+                    throw ReceiptError(.duplicateKey, "the key \(Self.quote(Array(key.utf8))) occurs twice in one object (at byte \(keyStart))")
                 }
                 skipWhitespace()
                 guard !atEnd, bytes[position] == UInt8(ascii: ":") else { throw invalid("\":\" was expected after a key") }
                 position += 1
                 skipWhitespace()
                 let value = try readValue(depth: depth)
-                members.append((String(decoding: key, as: UTF8.self), value))
+                memberStack.append(PendingMember(key: key, value: value, fingerprint: fingerprint))
                 skipWhitespace()
                 guard !atEnd else { throw invalid("the input ended inside an object") }
                 switch bytes[position] {
@@ -119,7 +144,7 @@ public enum StrictJSON {
                     skipWhitespace()
                 case UInt8(ascii: "}"):
                     position += 1
-                    return .object(members)
+                    return .object(memberStack[base...].map { ($0.key, $0.value) })
                 default:
                     throw invalid("\",\" or \"}\" was expected, found \(describe(bytes[position]))")
                 }
@@ -129,14 +154,15 @@ public enum StrictJSON {
         private mutating func readArray(depth: Int) throws(ReceiptError) -> Value {
             try checkDepth(depth)
             position += 1  // [
-            var elements: [Value] = []
+            let base = elementStack.count
+            defer { elementStack.removeSubrange(base...) }
             skipWhitespace()
             if !atEnd, bytes[position] == UInt8(ascii: "]") {
                 position += 1
-                return .array(elements)
+                return .array([])
             }
             while true {
-                elements.append(try readValue(depth: depth))
+                elementStack.append(try readValue(depth: depth))
                 skipWhitespace()
                 guard !atEnd else { throw invalid("the input ended inside an array") }
                 switch bytes[position] {
@@ -145,7 +171,7 @@ public enum StrictJSON {
                     skipWhitespace()
                 case UInt8(ascii: "]"):
                     position += 1
-                    return .array(elements)
+                    return .array(Array(elementStack[base...]))
                 default:
                     throw invalid("\",\" or \"]\" was expected, found \(describe(bytes[position]))")
                 }
@@ -194,12 +220,13 @@ public enum StrictJSON {
 
         /// A string value. Printable ASCII without escapes (all of a base64 receipt) becomes a
         /// String straight from the input, with one copy.
-        private mutating func readStringValue() throws(ReceiptError) -> String {
+        private mutating func readStringValue(knownKeys: KnownKeys? = nil) throws(ReceiptError) -> String {
             let start = position + 1
             let end = plainASCIIEnd(from: start)
             if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
                 position = end + 1
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                return knownKeys?.key(spelt: text) ?? String(decoding: text, as: UTF8.self)
             }
             return String(decoding: try readString(), as: UTF8.self)
         }
@@ -368,37 +395,71 @@ public enum StrictJSON {
         }
     }
 
-    /// The keys of one object, compared as bytes (String equality would merge canonically
-    /// equivalent keys that other readers keep apart). Objects of up to 64 members, the usual
-    /// case (a transaction has 34), are searched linearly, comparing a key's bytes only when its
-    /// length and outer bytes match; larger ones are hashed, so a body of many keys stays linear.
-    private struct KeySet {
-        private var few: [(fingerprint: UInt64, key: [UInt8])] = []
-        private var many: Set<[UInt8]> = []
+    /// A member read, waiting for its object to end.
+    private struct PendingMember {
+        let key: String
+        let value: Value
+        /// ``LargeObjectKeys/fingerprint(_:)`` of the key.
+        let fingerprint: UInt64
+    }
+
+    /// Finds a repeated key in one object, comparing keys as bytes (String equality would merge
+    /// canonically equivalent keys that other readers keep apart). Objects of up to 64 members,
+    /// the usual case (a transaction has 34), are searched linearly in the members already read,
+    /// comparing a key's bytes only when its length and outer bytes match; larger ones are hashed,
+    /// so a body of many keys stays linear.
+    private struct LargeObjectKeys {
+        private var hashed: Set<[UInt8]> = []
         private static let linearLimit = 64
 
-        /// The length and the first two and last two bytes: equal for equal keys.
-        private static func fingerprint(_ key: [UInt8]) -> UInt64 {
-            let count = key.count
-            guard count > 0 else { return 0 }
-            let outer = UInt64(key[0]) << 24 | UInt64(key[count > 1 ? 1 : 0]) << 16
-                | UInt64(key[count > 1 ? count - 2 : 0]) << 8 | UInt64(key[count - 1])
-            return UInt64(truncatingIfNeeded: count) << 32 | outer
+        /// The length and the first and last bytes: equal for equal keys.
+        static func fingerprint(_ key: String) -> UInt64 {
+            let utf8 = key.utf8
+            guard let first = utf8.first, let last = utf8.last else { return 0 }
+            return UInt64(truncatingIfNeeded: utf8.count) << 16 | UInt64(first) << 8 | UInt64(last)
         }
 
-        /// False when `key` was already there.
-        mutating func insert(_ key: [UInt8]) -> Bool {
-            if many.isEmpty {
-                let fingerprint = Self.fingerprint(key)
-                if few.contains(where: { $0.fingerprint == fingerprint && $0.key == key }) { return false }
-                few.append((fingerprint, key))
-                if few.count > Self.linearLimit {
-                    many = Set(few.map(\.key))
-                    few = []
-                }
-                return true
+        /// False when `key` is already among `members`.
+        mutating func insert(_ key: String, fingerprint: UInt64, among members: ArraySlice<PendingMember>) -> Bool {
+            if members.count < Self.linearLimit {
+                return !members.contains { $0.fingerprint == fingerprint && StrictJSON.sameBytes($0.key, key) }
             }
-            return many.insert(key).inserted
+            if hashed.isEmpty { hashed = Set(members.map { Array($0.key.utf8) }) }
+            return hashed.insert(Array(key.utf8)).inserted
+        }
+    }
+
+    /// Whether two strings have the same UTF-8 bytes: keys and signed values are compared so,
+    /// never by String's `==`, which equates canonically equivalent texts (a Kelvin sign and K).
+    @inline(__always)
+    static func sameBytes(_ left: String, _ right: String) -> Bool {
+        let count = left.utf8.count
+        guard count == right.utf8.count else { return false }
+        return left.utf8.withContiguousStorageIfAvailable { left in
+            right.utf8.withContiguousStorageIfAvailable { right in
+                count == 0 || memcmp(left.baseAddress!, right.baseAddress!, count) == 0
+            }
+        }.flatMap { $0 } ?? left.utf8.elementsEqual(right.utf8)
+    }
+
+    /// Keys a reader reuses instead of making a String for each: Strings of more than 15 bytes
+    /// are allocated, and Apple's payloads repeat the same few dozen member names.
+    struct KnownKeys: Sendable {
+        /// The keys by their length in bytes; only those too long for a small String.
+        private let byLength: [[String]]
+
+        init(_ keys: [String]) {
+            var byLength = [[String]](repeating: [], count: (keys.map(\.utf8.count).max() ?? 0) + 1)
+            for key in keys where key.utf8.count > 15 { byLength[key.utf8.count].append(key) }
+            self.byLength = byLength
+        }
+
+        /// The known key whose bytes are `text`'s, if any.
+        func key(spelt text: UnsafeBufferPointer<UInt8>) -> String? {
+            guard text.count > 15, text.count < byLength.count else { return nil }
+            return byLength[text.count].first { key in
+                key.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 } ?? false
+            }
         }
     }
 }

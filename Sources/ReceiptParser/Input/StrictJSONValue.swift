@@ -1,7 +1,7 @@
 extension StrictJSON {
     /// A JSON value as ``StrictJSON/parse(_:)`` read it: object members in the order written,
     /// numbers as their text (so no precision is lost or invented).
-    public indirect enum Value: Sendable, Hashable {
+    public enum Value: Sendable, Hashable {
         /// An object's members, in order; keys are unique.
         case object([(key: String, value: Value)])
         /// An array's elements.
@@ -18,7 +18,7 @@ extension StrictJSON {
         /// The member named `key` of an object (keys compared byte for byte); nil for other values.
         public subscript(key: String) -> Value? {
             guard case .object(let members) = self else { return nil }
-            return members.first { $0.key.utf8.elementsEqual(key.utf8) }?.value
+            return members.first { StrictJSON.sameBytes($0.key, key) }?.value
         }
 
         /// Equal when of the same kind with equal contents: member order counts, strings and
@@ -26,9 +26,9 @@ extension StrictJSON {
         public static func == (lhs: Value, rhs: Value) -> Bool {
             switch (lhs, rhs) {
             case (.object(let left), .object(let right)):
-                return left.count == right.count && zip(left, right).allSatisfy { $0.key.utf8.elementsEqual($1.key.utf8) && $0.value == $1.value }
+                return left.count == right.count && zip(left, right).allSatisfy { StrictJSON.sameBytes($0.key, $1.key) && $0.value == $1.value }
             case (.array(let left), .array(let right)): return left == right
-            case (.string(let left), .string(let right)): return left.utf8.elementsEqual(right.utf8)
+            case (.string(let left), .string(let right)): return StrictJSON.sameBytes(left, right)
             case (.number(let left), .number(let right)): return left == right
             case (.bool(let left), .bool(let right)): return left == right
             case (.null, .null): return true
@@ -90,7 +90,7 @@ extension StrictJSON {
 
         /// Equal when keys are equal byte for byte and values are equal.
         public static func == (lhs: Member, rhs: Member) -> Bool {
-            lhs.key.utf8.elementsEqual(rhs.key.utf8) && lhs.value == rhs.value
+            StrictJSON.sameBytes(lhs.key, rhs.key) && lhs.value == rhs.value
         }
 
         public func hash(into hasher: inout Hasher) {

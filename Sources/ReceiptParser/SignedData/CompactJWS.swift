@@ -1,9 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A compact JWS (RFC 7515 §7.1) as Apple signs StoreKit 2 data: three base64url parts,
 /// `header.payload.signature`, read strictly. Reading judges syntax only; what the header says
 /// is judged by ``JWSHeader`` and the trust step.
 struct CompactJWS {
-    /// The header, a JSON object.
-    let header: StrictJSON.Value
+    /// The header: its JSON object, or, when its text is one a ``JWSHeaderCache`` remembers,
+    /// the header read from it before.
+    enum Header {
+        case json(StrictJSON.Value)
+        case known(JWSHeader)
+    }
+
+    let header: Header
+    /// The header's base64url text, as signed.
+    let headerSegment: ArraySlice<UInt8>
     /// The payload's JSON text, as signed.
     let payload: [UInt8]
     /// The payload, a JSON object.
@@ -16,7 +32,9 @@ struct CompactJWS {
     /// Reads a token; whitespace around it is ignored, anything else that is not three strict
     /// base64url parts of JSON objects is ``ReceiptError/Code/malformedToken`` (or the JSON
     /// reader's `invalidJSON` / `duplicateKey`, or `tooLarge`).
-    init(_ input: [UInt8]) throws(ReceiptError) {
+    ///
+    /// - Parameter knownHeaders: headers already read; one whose text is there is not read again.
+    init(_ input: [UInt8], knownHeaders: JWSHeaderCache? = nil) throws(ReceiptError) {
         guard input.count <= DecodingLimits.maximumTokenSize else {
             throw ReceiptError(.tooLarge, "the token has \(input.count) bytes; at most \(DecodingLimits.maximumTokenSize) are read")
         }
@@ -25,18 +43,39 @@ struct CompactJWS {
         while start < end, Base64.isWhitespace(input[start]) { start += 1 }
         while end > start, Base64.isWhitespace(input[end - 1]) { end -= 1 }
         let token = input[start..<end]
-        guard let firstDot = token.firstIndex(of: UInt8(ascii: ".")),
-              let secondDot = token[(firstDot + 1)...].firstIndex(of: UInt8(ascii: ".")),
-              !token[(secondDot + 1)...].contains(UInt8(ascii: "."))
+        guard let firstDot = Self.firstDot(in: token),
+              let secondDot = Self.firstDot(in: token[(firstDot + 1)...]),
+              Self.firstDot(in: token[(secondDot + 1)...]) == nil
         else {
             throw ReceiptError(.malformedToken, "a compact JWS has three parts separated by two dots")
         }
-        header = try Self.object(token[start..<firstDot], "header")
+        headerSegment = token[start..<firstDot]
+        if let known = knownHeaders?.header(for: headerSegment) {
+            header = .known(known)
+        } else {
+            header = .json(try Self.object(headerSegment, "header"))
+        }
         let payload = try Self.part(token[(firstDot + 1)..<secondDot], "payload")
         self.payload = payload
-        payloadValue = try Self.object(payload, "payload")
+        payloadValue = try Self.object(payload, "payload", knownKeys: .storeKitMembers)
         signature = try Self.part(token[(secondDot + 1)...], "signature")
         signingInput = token[start..<secondDot]
+    }
+
+    /// The header read: from its JSON, or as remembered.
+    func readHeader() throws(ReceiptError) -> JWSHeader {
+        switch header {
+        case .json(let value): try JWSHeader(value)
+        case .known(let header): header
+        }
+    }
+
+    /// Where the first dot is: memchr, as the header before it is kilobytes of base64url.
+    private static func firstDot(in bytes: ArraySlice<UInt8>) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let found = memchr(base, Int32(UInt8(ascii: ".")), buffer.count) else { return nil }
+            return bytes.startIndex + (UnsafeRawPointer(found) - UnsafeRawPointer(base))
+        }
     }
 
     /// One part's bytes.
@@ -52,13 +91,13 @@ struct CompactJWS {
     }
 
     /// A part's JSON, which must be UTF-8 text of one object.
-    private static func object(_ bytes: [UInt8], _ name: String) throws(ReceiptError) -> StrictJSON.Value {
+    private static func object(_ bytes: [UInt8], _ name: String, knownKeys: StrictJSON.KnownKeys? = nil) throws(ReceiptError) -> StrictJSON.Value {
         guard isUTF8(bytes) else {
             throw ReceiptError(.malformedToken, "the \(name) is not UTF-8 text")
         }
         let value: StrictJSON.Value
         do throws(ReceiptError) {
-            value = try StrictJSON.parse(bytes, maximumDepth: DecodingLimits.maximumTokenJSONDepth)
+            value = try StrictJSON.parse(bytes, maximumDepth: DecodingLimits.maximumTokenJSONDepth, knownKeys: knownKeys)
         } catch {
             throw ReceiptError(error.code, "the \(name): \(error.reason)")
         }

@@ -39,4 +39,9 @@ struct JWSHeader {
         }
         self.certificates = certificates
     }
+
+    private init(certificates: [ByteString]) { self.certificates = certificates }
+
+    /// A copy whose certificates own their bytes (a remembered header keeps no token alive).
+    func owned() -> JWSHeader { JWSHeader(certificates: certificates.map { ByteString(Array($0)) }) }
 }

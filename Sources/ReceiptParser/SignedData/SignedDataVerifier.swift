@@ -32,6 +32,7 @@ public struct SignedDataVerifier: Sendable {
     public let verifiesNestedTokens: Bool
 
     let chainCache: ChainCache?
+    let headerCache: JWSHeaderCache?
 
     public init(anchor: TrustAnchor = .appleRootCAG3, policy: VerificationPolicy = VerificationPolicy(),
                 expectations: AcceptanceExpectations = AcceptanceExpectations(), verifiesNestedTokens: Bool = true,
@@ -41,6 +42,7 @@ public struct SignedDataVerifier: Sendable {
         self.expectations = expectations
         self.verifiesNestedTokens = verifiesNestedTokens
         chainCache = chainCacheCapacity > 0 ? ChainCache(capacity: chainCacheCapacity) : nil
+        headerCache = chainCacheCapacity > 0 ? JWSHeaderCache(capacity: chainCacheCapacity) : nil
     }
 
     /// Inspects one compact JWS: reads it, verifies it, reads its payload and applies the
@@ -57,7 +59,7 @@ public struct SignedDataVerifier: Sendable {
         var inspection = SignedDataInspection(member: member, expectedKind: expectedKind)
         let token: CompactJWS
         do {
-            token = try CompactJWS(bytes)
+            token = try CompactJWS(bytes, knownHeaders: headerCache)
         } catch {
             inspection.readError = error
             return inspection
@@ -72,9 +74,10 @@ public struct SignedDataVerifier: Sendable {
         // it is only reported, never the verdict ("Unreadable or not verified" in the docs).
         var reading = PayloadReading(kind: kind, value: token.payloadValue)
         do {
-            let header = try JWSHeader(token.header)
+            let header = try token.readHeader()
             if options.summarizesCertificates { inspection.certificates = CertificateSummary.summaries(of: header.certificates) }
             inspection.verification = .success(try verify(token, header: header, kind: kind, expecting: expectedKind, reading: &reading))
+            if case .json = token.header { headerCache?.insert(header, for: token.headerSegment) }
         } catch where !error.code.isTrustFailure {
             // Met while verifying, but a reading failure (the payload is not of its kind's
             // types, its date no date): unreadable. The payload is read only once the

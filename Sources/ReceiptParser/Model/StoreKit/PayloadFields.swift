@@ -50,10 +50,7 @@ struct PayloadFields {
     /// (String's `==` would take a Kelvin sign for a `K`). The models read fields in the order
     /// Apple writes them, so the member after the last one found is tried first.
     private mutating func take(_ key: String) -> StrictJSON.Value? {
-        let count = key.utf8.count
-        func matches(_ index: Int) -> Bool {
-            members[index].key.utf8.count == count && members[index].key.utf8.elementsEqual(key.utf8)
-        }
+        func matches(_ index: Int) -> Bool { StrictJSON.sameBytes(members[index].key, key) }
         let index: Int
         if next < members.count, matches(next) {
             index = next

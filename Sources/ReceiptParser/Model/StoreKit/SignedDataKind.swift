@@ -14,7 +14,7 @@ public enum SignedDataKind: String, Sendable, Hashable, Codable, CaseIterable {
     public static func detect(payload: StrictJSON.Value) -> SignedDataKind? {
         guard case .object(let members) = payload else { return nil }
         func has(_ names: String...) -> Bool {
-            members.contains { member in names.contains { member.key.utf8.elementsEqual($0.utf8) } }
+            members.contains { member in names.contains { StrictJSON.sameBytes(member.key, $0) } }
         }
         if has("notificationType") { return .notification }
         if has("receiptType", "receiptCreationDate", "originalApplicationVersion", "applicationVersion") { return .appTransaction }
