@@ -9,6 +9,18 @@ package protocol LedgerConnection {
     /// Runs `sql` (already in this database's placeholder syntax) with `values` bound in order.
     /// Answers its rows and how many rows it inserted, updated or deleted.
     func execute(_ sql: String, _ values: [LedgerValue]) throws -> LedgerAnswer
+
+    /// Runs `sql` like ``execute(_:_:)`` when its answer is not needed, possibly without waiting
+    /// for it: a failure is then thrown by the next statement that is waited for (at the latest
+    /// the transaction's COMMIT), and the transaction is not committed.
+    func send(_ sql: String, _ values: [LedgerValue]) throws
+}
+
+extension LedgerConnection {
+    /// Waits, as a synchronous database does anyway.
+    func send(_ sql: String, _ values: [LedgerValue]) throws {
+        _ = try execute(sql, values)
+    }
 }
 
 /// What a statement answered: its rows, and how many rows it changed.
@@ -33,6 +45,11 @@ extension LedgerConnection {
     @discardableResult
     func run(_ statement: LedgerStatement) throws -> Int {
         try execute(placeholders.render(statement.sql), statement.values).changedRows
+    }
+
+    /// Runs one `LedgerSQL` statement whose answer is not needed (``send(_:_:)``).
+    func send(_ statement: LedgerStatement) throws {
+        try send(placeholders.render(statement.sql), statement.values)
     }
 
     /// The rows of one `LedgerSQL` query.

@@ -12,29 +12,44 @@ struct PostgresLedgerConnection: LedgerConnection {
     let deadline: DispatchTime
     let timeout: Duration
 
+    /// The first failure of a statement sent without waiting for its answer.
+    let unanswered = UnansweredFailure()
+
     var placeholders: LedgerPlaceholders { .numbered }
 
     func execute(_ sql: String, _ values: [LedgerValue]) throws -> LedgerAnswer {
-        let result = try wait(for: send(sql, values))
+        let answer = Result { try wait(for: query(sql, values)) }
+        // PostgreSQL answers a connection's statements in order: every one sent before this one
+        // has been answered, and a failure among them is the cause of anything after it.
+        try unanswered.check()
+        let result = try answer.get()
         return LedgerAnswer(rows: try result.rows.map(Self.row), changedRows: result.metadata.rows ?? 0)
+    }
+
+    /// Pipelined: the statement goes out at once, and its failure is thrown by the next
+    /// statement waited for. A COMMIT after a failed statement only rolls back, so the COMMIT
+    /// throws it too.
+    func send(_ sql: String, _ values: [LedgerValue]) throws {
+        query(sql, values).whenFailure { [unanswered] in unanswered.record($0) }
     }
 
     /// `work` in a transaction of this connection: committed when it returns; when it throws, a
     /// ROLLBACK is sent without waiting for it (the connection runs it before whatever it is given
-    /// next, so a late answer cannot leave the transaction open for the pool's next user).
+    /// next, so a late answer cannot leave the transaction open for the pool's next user). BEGIN
+    /// is not waited for either: the first statement waited for answers for it.
     func inTransaction<T>(_ work: (any LedgerConnection) throws -> T) throws -> T {
-        try run("BEGIN")
+        try send("BEGIN", [])
         do {
             let result = try work(self)
             try run("COMMIT")
             return result
         } catch {
-            _ = send("ROLLBACK", [])
+            _ = query("ROLLBACK", [])
             throw error
         }
     }
 
-    private func send(_ sql: String, _ values: [LedgerValue]) -> EventLoopFuture<PostgresQueryResult> {
+    private func query(_ sql: String, _ values: [LedgerValue]) -> EventLoopFuture<PostgresQueryResult> {
         var bindings = PostgresBindings(capacity: values.count)
         for value in values {
             switch value {
@@ -67,6 +82,19 @@ struct PostgresLedgerConnection: LedgerConnection {
             default: return .text(try cell.decode(String.self))
             }
         })
+    }
+}
+
+/// The first failure among statements sent without waiting, recorded on the event loop and
+/// thrown on the operation's thread.
+final class UnansweredFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var failure: (any Error)?
+
+    func record(_ error: any Error) { lock.withLock { if failure == nil { failure = error } } }
+
+    func check() throws {
+        if let failure = lock.withLock({ failure }) { throw failure }
     }
 }
 

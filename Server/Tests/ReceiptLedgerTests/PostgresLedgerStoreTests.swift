@@ -141,4 +141,29 @@ struct PostgresLedgerStoreTests {
             #expect(try await ledger.credit(user: "alice", transactions: input) == CreditOutcome(credited: ["1000", "1001"]))
         }
     }
+
+    /// The sightings are sent without waiting for their answers (one round trip less each): when
+    /// one fails, the credit reports that failure, not the aborted transaction it leaves behind,
+    /// and nothing of the request is written.
+    @Test func aFailedSightingSentWithoutWaitingFailsTheCreditWithItsOwnError() async throws {
+        try await withLedger(.postgres) { ledger, database in
+            try await PostgresLedgerStore.execute("""
+                CREATE FUNCTION ledger_test_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$
+                """, url: database.location)
+            try await PostgresLedgerStore.execute("""
+                CREATE TRIGGER ledger_test_disk_full BEFORE INSERT ON ledger_transactions
+                FOR EACH ROW EXECUTE FUNCTION ledger_test_disk_full()
+                """, url: database.location)
+            let input = [receiptTransaction("1000"), receiptTransaction("1001")]
+            let message = try #require(await storageFailure { _ = try await ledger.credit(user: "alice", transactions: input) })
+            #expect(message.contains("53100"))
+            #expect(!message.contains("25P02"))  // in_failed_sql_transaction: the consequence, not the cause
+            #expect(try await ledger.credits(of: "alice").isEmpty)
+
+            try await PostgresLedgerStore.execute("DROP TRIGGER ledger_test_disk_full ON ledger_transactions", url: database.location)
+            #expect(try await ledger.uncredited(olderThan: -3600).isEmpty)
+            #expect(try await ledger.credit(user: "alice", transactions: input) == CreditOutcome(credited: ["1000", "1001"]))
+        }
+    }
 }
