@@ -1,0 +1,75 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The latest signed word on each transaction and each subscription's renewal info, however late,
+/// repeated or out of order they arrived: a snapshot replaces the one held only when it was signed
+/// later. A revocation is part of its transaction's snapshot, so a refund reversed later stays
+/// reversed whichever of the two arrives last.
+///
+/// Snapshots signed at the same instant are ordered by their signed JSON's bytes, so the same set
+/// of inputs gives the same snapshots in every order.
+public struct SubscriptionSnapshots: Sendable {
+    /// Transactions by `transactionId`.
+    public private(set) var transactions: [String: SignedTransaction] = [:]
+    /// Renewal info by `originalTransactionId`.
+    public private(set) var renewalInfos: [String: SignedRenewalInfo] = [:]
+
+    public init() {}
+
+    /// Keeps `transaction` unless one with its id signed later (or the same, at the same
+    /// instant) is held; false when it changed nothing, or has no id.
+    @discardableResult
+    public mutating func record(_ transaction: SignedTransaction) -> Bool {
+        guard let id = transaction.transactionId else { return false }
+        if let held = transactions[id], !Self.isNewer(transaction, than: held) { return false }
+        transactions[id] = transaction
+        return true
+    }
+
+    /// Keeps `renewalInfo` unless one for its original transaction signed later (or the same, at
+    /// the same instant) is held; false when it changed nothing, or names no original transaction.
+    @discardableResult
+    public mutating func record(_ renewalInfo: SignedRenewalInfo) -> Bool {
+        guard let id = renewalInfo.originalTransactionId else { return false }
+        if let held = renewalInfos[id], !Self.isNewer(renewalInfo, than: held) { return false }
+        renewalInfos[id] = renewalInfo
+        return true
+    }
+
+    /// Every subscription and non-consumable held, at `instant`, sorted by product id then
+    /// original transaction id.
+    public func subscriptions(at instant: Date) -> [SubscriptionState] {
+        var byOriginal: [String: [SignedTransaction]] = [:]
+        for transaction in transactions.values {
+            byOriginal[transaction.originalTransactionId ?? transaction.transactionId ?? "", default: []].append(transaction)
+        }
+        return byOriginal.compactMap { original, transactions in
+            SubscriptionRules.state(originalTransactionId: original, transactions: transactions,
+                                    renewalInfo: renewalInfos[original], at: instant)
+        }.sorted { ($0.productId ?? "", $0.originalTransactionId) < ($1.productId ?? "", $1.originalTransactionId) }
+    }
+
+    /// Later `signedDate` wins; at the same instant, the larger signed JSON (a total order).
+    static func isNewer<Model: JSONWritable & SignedDated>(_ candidate: Model, than held: Model) -> Bool {
+        let (new, old) = (candidate.signedDate ?? .distantPast, held.signedDate ?? .distantPast)
+        if new != old { return new > old }
+        return rendered(held).lexicographicallyPrecedes(rendered(candidate))
+    }
+
+    private static func rendered(_ model: some JSONWritable) -> [UInt8] {
+        var json = JSONWriter()
+        model.write(to: &json)
+        return json.finish()
+    }
+}
+
+/// A snapshot that says when it was signed.
+protocol SignedDated {
+    var signedDate: Date? { get }
+}
+
+extension SignedTransaction: SignedDated {}
+extension SignedRenewalInfo: SignedDated {}

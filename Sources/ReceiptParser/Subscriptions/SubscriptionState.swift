@@ -1,0 +1,65 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Where one subscription (or non-consumable) stands at an instant: the answer to "is this user
+/// entitled to this product now, and why not", computed by ``SubscriptionRules`` from the most
+/// recent transaction of one original transaction and its renewal info.
+public struct SubscriptionState: Sendable, Hashable {
+    /// The status, in the words of Apple's Get All Subscription Statuses.
+    public enum Status: String, Sendable, Hashable, CaseIterable {
+        /// Paid up: the instant is before the most recent transaction's `expiresDate` (a
+        /// non-consumable is active until revoked).
+        case active
+        /// Expired, in billing retry, and still inside the grace period Apple grants.
+        case gracePeriod
+        /// Expired, and Apple is still trying to bill.
+        case billingRetry
+        /// Expired, and Apple is no longer trying to bill.
+        case expired
+        /// The most recent transaction was refunded or revoked.
+        case revoked
+
+        /// Apple's number for it in a notification's `data.status`.
+        public var appleStatus: SubscriptionStatus {
+            switch self {
+            case .active: .active
+            case .gracePeriod: .billingGracePeriod
+            case .billingRetry: .billingRetry
+            case .expired: .expired
+            case .revoked: .revoked
+            }
+        }
+    }
+
+    /// The product of the most recent transaction (after an upgrade, the new one).
+    public var productId: String?
+    /// Auto-renewable subscription or non-consumable.
+    public var type: ProductType?
+    /// The original transaction every renewal and upgrade shares: the subscription's identity.
+    public var originalTransactionId: String
+    /// The most recent transaction's id.
+    public var transactionId: String?
+    /// The subscription group, nil for a non-consumable.
+    public var subscriptionGroupIdentifier: String?
+    /// Where it stands at the instant asked.
+    public var status: Status
+    /// Whether the product's features are due: active or in a grace period.
+    public var entitled: Bool { status == .active || status == .gracePeriod }
+    /// When the most recent transaction's period ends (nil for a non-consumable).
+    public var expiresDate: Date?
+    /// When the grace period ends, when the renewal info grants one.
+    public var gracePeriodExpiresDate: Date?
+    /// When the most recent transaction was refunded or revoked.
+    public var revocationDate: Date?
+    /// Whether it renews at the period's end, when the renewal info says.
+    public var autoRenewStatus: Bool?
+    /// The product it renews to (another one after a downgrade), from the renewal info.
+    public var autoRenewProductId: String?
+    /// Bought, or shared through Family Sharing.
+    public var ownershipType: InAppOwnershipType?
+    /// `Production` or `Sandbox`, as signed.
+    public var environment: String?
+}
