@@ -51,6 +51,9 @@ public struct DumpResult: Encodable, Sendable {
     package var tokensVerified = true
     /// `--at`: the instant the tokens' certificates were judged at instead of their signed dates.
     package var tokensJudgedAt: Date?
+    /// The subscriptions and non-consumables the verified tokens describe, at the settings'
+    /// status time; nil when they describe none.
+    package var subscriptions: (at: Date, entries: [SubscriptionState])?
 
     /// Reads, verifies (when the settings have a verifier), decodes and checks one input named
     /// `name`, as loaded.

@@ -22,6 +22,9 @@ public struct DumpSettings: Sendable {
     package var productFilter: ExactIdentifier?
     package var transactionFilter: ExactIdentifier?
     package var activeAt: Date?
+    /// When statuses are judged (a verifyreceipt answer's, tokens' subscriptions): `--active-at`,
+    /// else `--at`, else the run's start.
+    package var statusTime = Date()
     package var expectedAppVersion: ExactIdentifier?
     package var deviceIdentifier: (text: String, bytes: [UInt8])?
     package var credited: Set<ExactIdentifier>?

@@ -26,6 +26,13 @@ extension DumpResult: JSONWritable {
             json.member("judgedAt", tokensJudgedAt)
             json.member("reconciliation", reconciliation)
             json.member("status", Int(exitStatus))
+            if let subscriptions {
+                json.key("subscriptions")
+                json.beginObject()
+                json.member("at", milliseconds: subscriptions.at)
+                json.member("entries", subscriptions.entries)
+                json.endObject()
+            }
             json.member("tokens", tokens)
             json.member("verdict", verdict)
             json.endObject()

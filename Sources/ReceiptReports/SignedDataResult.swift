@@ -13,6 +13,12 @@ extension DumpResult {
         result.tokens = tokens
         if case .instant(let instant) = settings.signedDataVerifier.policy.validationTime { result.tokensJudgedAt = instant }
         result.tokensVerified = settings.verifier != nil
+        if result.tokensVerified {
+            var snapshots = SubscriptionSnapshots()
+            for token in tokens { snapshots.record(token) }
+            let entries = snapshots.subscriptions(at: settings.statusTime)
+            if !entries.isEmpty { result.subscriptions = (settings.statusTime, entries) }
+        }
         if let credited = settings.credited {
             let ids = tokens.flatMap(Self.transactionIDs)
             result.reconciliation = Reconciliation(

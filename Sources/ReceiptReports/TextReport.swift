@@ -63,8 +63,29 @@ package struct TextReport {
             case .bad: style.red(text)
             }
         }
+        if let subscriptions = result.subscriptions { lines += self.lines(of: subscriptions) }
         if let reconciliation = result.reconciliation { lines += self.lines(of: reconciliation, source: "these tokens") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What the verified tokens say of each subscription at the status time.
+    private func lines(of subscriptions: (at: Date, entries: [SubscriptionState])) -> [String] {
+        var lines = ["  Subscriptions at \(RFC3339.string(from: subscriptions.at)) (\(subscriptions.entries.count)):"]
+        for entry in subscriptions.entries {
+            let status = entry.entitled ? style.green("\(entry.status.rawValue), entitled")
+                : style.yellow("\(entry.status.rawValue), not entitled")
+            var facts = ["latest \(DisplayText.escape(entry.transactionId ?? "-", limit: DisplayText.cellLimit))"]
+            if let expires = entry.expiresDate { facts.append("expires \(RFC3339.string(from: expires))") }
+            if let grace = entry.gracePeriodExpiresDate { facts.append("grace until \(RFC3339.string(from: grace))") }
+            if let revoked = entry.revocationDate { facts.append("revoked \(RFC3339.string(from: revoked))") }
+            if let renews = entry.autoRenewStatus {
+                facts.append(renews ? "renews to \(DisplayText.escape(entry.autoRenewProductId ?? "-", limit: DisplayText.cellLimit))" : "auto-renew off")
+            }
+            lines.append("    \(DisplayText.escape(entry.productId ?? "-", limit: DisplayText.cellLimit)) "
+                         + "(original \(DisplayText.escape(entry.originalTransactionId, limit: DisplayText.cellLimit))): "
+                         + "\(status); \(facts.joined(separator: ", "))")
+        }
+        return lines
     }
 
     /// `--credited`: the missed orders, and what was credited but is not in `source`.

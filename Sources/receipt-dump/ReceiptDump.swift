@@ -143,7 +143,7 @@ struct ReceiptDump: ParsableCommand {
         case .auto: onTerminal ? .indented : .compact
         }
         let renderer = Renderer(format: format, style: style, showDetails: certs,
-                                statusTime: activeAt.flatMap(RFC3339.date(from:)) ?? trust.instant ?? Date(),
+                                statusTime: settings.statusTime,
                                 expectedEnvironment: settings.expectedEnvironment,
                                 jsonLayout: layout, nestedInArray: sources.count != 1)
         // Each receipt is read, verified, decoded and rendered on the core that takes it; the
@@ -168,6 +168,7 @@ struct ReceiptDump: ParsableCommand {
         settings.productFilter = product.map(ExactIdentifier.init)
         settings.transactionFilter = transaction.map(ExactIdentifier.init)
         settings.activeAt = activeAt.flatMap(RFC3339.date(from:))
+        settings.statusTime = settings.activeAt ?? trust.instant ?? Date()
         settings.expectations = AcceptanceExpectations(bundleIDs: bundleID.map { [ExactIdentifier($0)] } ?? [],
                                                        environment: environment?.environment, appAppleID: appAppleID)
         settings.expectedAppVersion = appVersion.map(ExactIdentifier.init)

@@ -39,6 +39,19 @@ public struct SubscriptionSnapshots: Sendable {
         return true
     }
 
+    /// Records the transactions and renewal info of a token that verified, and of its nested
+    /// tokens that did (a notification's); data that did not verify is never recorded.
+    public mutating func record(_ inspection: SignedDataInspection) {
+        if case .success? = inspection.verification {
+            switch inspection.decoded {
+            case .transaction(let transaction)?: record(transaction)
+            case .renewalInfo(let renewalInfo)?: record(renewalInfo)
+            default: break
+            }
+        }
+        for nested in inspection.nested { record(nested) }
+    }
+
     /// Every subscription and non-consumable held, at `instant`, sorted by product id then
     /// original transaction id.
     public func subscriptions(at instant: Date) -> [SubscriptionState] {

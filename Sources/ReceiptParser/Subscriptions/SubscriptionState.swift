@@ -63,3 +63,40 @@ public struct SubscriptionState: Sendable, Hashable {
     /// `Production` or `Sandbox`, as signed.
     public var environment: String?
 }
+
+extension SubscriptionState: JSONWritable {
+    /// One entry as receipt-server's entitlement routes answer it and receipt-dump shows it:
+    /// every member always there, `null` when unknown; dates RFC 3339 with milliseconds.
+    public func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.nullable("productId", productId) { $0.string($1) }
+        json.nullable("type", type) { $0.string($1.rawValue) }
+        json.key("originalTransactionId")
+        json.string(originalTransactionId)
+        json.nullable("transactionId", transactionId) { $0.string($1) }
+        json.nullable("subscriptionGroupIdentifier", subscriptionGroupIdentifier) { $0.string($1) }
+        json.key("status")
+        json.string(status.rawValue)
+        json.key("entitled")
+        json.bool(entitled)
+        for (key, date) in [("expiresDate", expiresDate), ("gracePeriodExpiresDate", gracePeriodExpiresDate),
+                            ("revocationDate", revocationDate)] as [(StaticString, Date?)] {
+            json.nullable(key, date) { json, date in
+                json.asciiString(maximumCount: RFC3339.maximumUTF8Count) { RFC3339.write(date, alwaysMilliseconds: true, into: $0) }
+            }
+        }
+        json.nullable("autoRenewStatus", autoRenewStatus) { $0.bool($1) }
+        json.nullable("autoRenewProductId", autoRenewProductId) { $0.string($1) }
+        json.nullable("ownershipType", ownershipType) { $0.string($1.rawValue) }
+        json.nullable("environment", environment) { $0.string($1) }
+        json.endObject()
+    }
+}
+
+extension JSONWriter {
+    /// Writes `key` and the value, or `null` when there is none.
+    mutating func nullable<Value>(_ key: StaticString, _ value: Value?, _ write: (inout JSONWriter, Value) -> Void) {
+        self.key(key)
+        if let value { write(&self, value) } else { null() }
+    }
+}
