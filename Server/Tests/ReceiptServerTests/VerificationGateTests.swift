@@ -139,7 +139,9 @@ struct VerificationGateTests {
             #expect((json["error"] as? [String: String])?["code"] == "busy")
             let healthTime = try await clock.measure { response = try await Self.send(client.port, "/health", method: .get) }
             #expect(response.head.status == .ok)
-            #expect(healthTime < .milliseconds(200), "health took \(healthTime)")
+            // Not held up by the slot (busy for 3 s); a second of margin for a loaded machine
+            // (a parallel build once made it 212 ms).
+            #expect(healthTime < .seconds(1), "health took \(healthTime)")
             #expect(try await expensive.body.map { String(buffer: $0) } == "{\"status\":21002}")
             // The slot is free again.
             #expect(try await timeGenuineRequests(client.port) < .seconds(1))
