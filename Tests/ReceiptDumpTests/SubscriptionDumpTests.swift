@@ -46,10 +46,12 @@ struct SubscriptionDumpTests {
         #expect(entry["autoRenewProductId"] as? String == "com.example.pro.monthly")
     }
 
-    /// Unverified data says nothing about anyone's subscription.
+    /// Data not verified, or not accepted, says nothing about anyone's subscription.
     @Test func nothingFromTokensNotVerified() throws {
         #expect(try subscriptions("--no-verify", Self.fixture("body-transaction-history.json"), verifying: false) == nil)
         #expect(try subscriptions(Self.fixture("tampered-payload.jws")) == nil)
+        // Genuine, but for another app: not this user's subscription either.
+        #expect(try subscriptions("--bundle-id", "com.example.other", Self.fixture("body-transaction-history.json")) == nil)
         #expect(try subscriptions(Self.fixture("renewal-info.jws")) == nil)  // renewal info alone: no transaction
     }
 }

@@ -123,14 +123,7 @@ struct PostgresLedgerStoreTests {
     /// disk): a typed error that says so, nothing credited, and crediting works again once there is room.
     @Test func aFullDatabaseIsATypedErrorAndWritesNoCredit() async throws {
         try await withLedger(.postgres) { ledger, database in
-            try await PostgresLedgerStore.execute("""
-                CREATE FUNCTION ledger_test_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$
-                """, url: database.location)
-            try await PostgresLedgerStore.execute("""
-                CREATE TRIGGER ledger_test_disk_full BEFORE INSERT ON ledger_credits
-                FOR EACH ROW EXECUTE FUNCTION ledger_test_disk_full()
-                """, url: database.location)
+            try await Self.fillTheDisk(on: "ledger_credits", at: database.location)
             let input = [receiptTransaction("1000"), receiptTransaction("1001")]
             let message = try #require(await storageFailure { _ = try await ledger.credit(user: "alice", transactions: input) })
             #expect(message.contains("53100"))
@@ -147,14 +140,7 @@ struct PostgresLedgerStoreTests {
     /// and nothing of the request is written.
     @Test func aFailedSightingSentWithoutWaitingFailsTheCreditWithItsOwnError() async throws {
         try await withLedger(.postgres) { ledger, database in
-            try await PostgresLedgerStore.execute("""
-                CREATE FUNCTION ledger_test_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$
-                """, url: database.location)
-            try await PostgresLedgerStore.execute("""
-                CREATE TRIGGER ledger_test_disk_full BEFORE INSERT ON ledger_transactions
-                FOR EACH ROW EXECUTE FUNCTION ledger_test_disk_full()
-                """, url: database.location)
+            try await Self.fillTheDisk(on: "ledger_transactions", at: database.location)
             let input = [receiptTransaction("1000"), receiptTransaction("1001")]
             let message = try #require(await storageFailure { _ = try await ledger.credit(user: "alice", transactions: input) })
             #expect(message.contains("53100"))
@@ -165,5 +151,17 @@ struct PostgresLedgerStoreTests {
             #expect(try await ledger.uncredited(olderThan: -3600).isEmpty)
             #expect(try await ledger.credit(user: "alice", transactions: input) == CreditOutcome(credited: ["1000", "1001"]))
         }
+    }
+
+    /// A trigger that fails every insert into `table` as a full disk does (SQLSTATE 53100).
+    static func fillTheDisk(on table: String, at location: String) async throws {
+        try await PostgresLedgerStore.execute("""
+            CREATE FUNCTION ledger_test_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$
+            """, url: location)
+        try await PostgresLedgerStore.execute("""
+            CREATE TRIGGER ledger_test_disk_full BEFORE INSERT ON \(table)
+            FOR EACH ROW EXECUTE FUNCTION ledger_test_disk_full()
+            """, url: location)
     }
 }

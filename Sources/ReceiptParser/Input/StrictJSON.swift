@@ -115,7 +115,7 @@ public enum StrictJSON {
             // out at the end, once, at their exact count: one allocation per object.
             let base = memberStack.count
             defer { memberStack.removeSubrange(base...) }
-            var keys = LargeObjectKeys()
+            var keys = DuplicateKeyCheck()
             skipWhitespace()
             if !atEnd, bytes[position] == UInt8(ascii: "}") {
                 position += 1
@@ -125,7 +125,7 @@ public enum StrictJSON {
                 guard !atEnd, bytes[position] == UInt8(ascii: "\"") else { throw invalid("a quoted key was expected") }
                 let keyStart = position
                 let key = try readStringValue(knownKeys: knownKeys)
-                let fingerprint = LargeObjectKeys.fingerprint(key)
+                let fingerprint = DuplicateKeyCheck.fingerprint(key)
                 guard keys.insert(key, fingerprint: fingerprint, among: memberStack[base...]) else {
                     position = keyStart
                     throw ReceiptError(.duplicateKey, "the key \(Self.quote(Array(key.utf8))) occurs twice in one object (at byte \(keyStart))")
@@ -399,7 +399,7 @@ public enum StrictJSON {
     private struct PendingMember {
         let key: String
         let value: Value
-        /// ``LargeObjectKeys/fingerprint(_:)`` of the key.
+        /// ``DuplicateKeyCheck/fingerprint(_:)`` of the key.
         let fingerprint: UInt64
     }
 
@@ -408,7 +408,7 @@ public enum StrictJSON {
     /// the usual case (a transaction has 34), are searched linearly in the members already read,
     /// comparing a key's bytes only when its length and outer bytes match; larger ones are hashed,
     /// so a body of many keys stays linear.
-    private struct LargeObjectKeys {
+    private struct DuplicateKeyCheck {
         private var hashed: Set<[UInt8]> = []
         private static let linearLimit = 64
 

@@ -23,33 +23,35 @@ public struct SubscriptionSnapshots: Sendable {
     /// instant) is held; false when it changed nothing, or has no id.
     @discardableResult
     public mutating func record(_ transaction: SignedTransaction) -> Bool {
-        guard let id = transaction.transactionId else { return false }
-        if let held = transactions[id], !Self.isNewer(transaction, than: held) { return false }
-        transactions[id] = transaction
-        return true
+        Self.keep(transaction, as: transaction.transactionId, in: &transactions)
     }
 
     /// Keeps `renewalInfo` unless one for its original transaction signed later (or the same, at
     /// the same instant) is held; false when it changed nothing, or names no original transaction.
     @discardableResult
     public mutating func record(_ renewalInfo: SignedRenewalInfo) -> Bool {
-        guard let id = renewalInfo.originalTransactionId else { return false }
-        if let held = renewalInfos[id], !Self.isNewer(renewalInfo, than: held) { return false }
-        renewalInfos[id] = renewalInfo
-        return true
+        Self.keep(renewalInfo, as: renewalInfo.originalTransactionId, in: &renewalInfos)
     }
 
-    /// Records the transactions and renewal info of a token that verified, and of its nested
-    /// tokens that did (a notification's); data that did not verify is never recorded.
+    /// Records the transactions and renewal info of a token that verified and was accepted, and
+    /// of its nested tokens (a notification's, verified with it); nothing of data that was not.
     public mutating func record(_ inspection: SignedDataInspection) {
-        if case .success? = inspection.verification {
-            switch inspection.decoded {
-            case .transaction(let transaction)?: record(transaction)
-            case .renewalInfo(let renewalInfo)?: record(renewalInfo)
-            default: break
-            }
+        guard inspection.verdict == .verified else { return }
+        switch inspection.decoded {
+        case .transaction(let transaction)?: record(transaction)
+        case .renewalInfo(let renewalInfo)?: record(renewalInfo)
+        default: break
         }
         for nested in inspection.nested { record(nested) }
+    }
+
+    /// Puts `snapshot` under `id` unless the one there is newer or the same.
+    private static func keep<Model: JSONWritable & SignedDated>(_ snapshot: Model, as id: String?,
+                                                                in held: inout [String: Model]) -> Bool {
+        guard let id else { return false }
+        if let current = held[id], !isNewer(snapshot, than: current) { return false }
+        held[id] = snapshot
+        return true
     }
 
     /// Every subscription and non-consumable held, at `instant`, sorted by product id then
