@@ -89,12 +89,7 @@ public struct AcceptanceExpectations: Sendable, Hashable {
     }
 
     private static func name(of environment: Environment) -> String {
-        switch environment {
-        case .production: "Production"
-        case .sandbox: "Sandbox"
-        case .xcode: "Xcode"
-        case .unknown: "an unknown environment"
-        }
+        environment.storeKitName ?? "an unknown environment"
     }
 }
 

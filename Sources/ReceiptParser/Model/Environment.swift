@@ -24,3 +24,15 @@ public enum Environment: String, Sendable, Codable, CaseIterable {
         }
     }
 }
+
+extension Environment {
+    /// The environment as StoreKit 2 and verifyReceipt spell it (`Production`, `Sandbox`, `Xcode`); nil when unknown.
+    public var storeKitName: String? {
+        switch self {
+        case .production: "Production"
+        case .sandbox: "Sandbox"
+        case .xcode: "Xcode"
+        case .unknown: nil
+        }
+    }
+}

@@ -37,11 +37,6 @@ extension VerifyReceiptResponse {
     /// Apple's spelling in the `environment` field; `Unknown` is ours, for a receipt that says
     /// nothing we recognise (calling it `Sandbox` would invent an answer).
     private static func fieldName(of environment: Environment) -> String {
-        switch environment {
-        case .production: "Production"
-        case .sandbox: "Sandbox"
-        case .xcode: "Xcode"
-        case .unknown: "Unknown"
-        }
+        environment.storeKitName ?? "Unknown"
     }
 }

@@ -9,8 +9,8 @@ import Foundation
 /// later. A revocation is part of its transaction's snapshot, so a refund reversed later stays
 /// reversed whichever of the two arrives last.
 ///
-/// Snapshots signed at the same instant are ordered by their signed JSON's bytes, so the same set
-/// of inputs gives the same snapshots in every order.
+/// Snapshots signed at the same instant are ordered by their ``SubscriptionSnapshot/snapshotBytes``,
+/// so the same set of inputs gives the same snapshots in every order.
 public struct SubscriptionSnapshots: Sendable {
     /// Transactions by `transactionId`.
     public private(set) var transactions: [String: SignedTransaction] = [:]
@@ -46,10 +46,10 @@ public struct SubscriptionSnapshots: Sendable {
     }
 
     /// Puts `snapshot` under `id` unless the one there is newer or the same.
-    private static func keep<Model: JSONWritable & SignedDated>(_ snapshot: Model, as id: String?,
-                                                                in held: inout [String: Model]) -> Bool {
+    private static func keep<Model: SubscriptionSnapshot>(_ snapshot: Model, as id: String?,
+                                                          in held: inout [String: Model]) -> Bool {
         guard let id else { return false }
-        if let current = held[id], !isNewer(snapshot, than: current) { return false }
+        if let current = held[id], !snapshot.supersedes(current) { return false }
         held[id] = snapshot
         return true
     }
@@ -59,32 +59,11 @@ public struct SubscriptionSnapshots: Sendable {
     public func subscriptions(at instant: Date) -> [SubscriptionState] {
         var byOriginal: [String: [SignedTransaction]] = [:]
         for transaction in transactions.values {
-            byOriginal[transaction.originalTransactionId ?? transaction.transactionId ?? "", default: []].append(transaction)
+            byOriginal[transaction.subscriptionKey ?? "", default: []].append(transaction)
         }
         return byOriginal.compactMap { original, transactions in
             SubscriptionRules.state(originalTransactionId: original, transactions: transactions,
                                     renewalInfo: renewalInfos[original], at: instant)
         }.sorted { ($0.productId ?? "", $0.originalTransactionId) < ($1.productId ?? "", $1.originalTransactionId) }
     }
-
-    /// Later `signedDate` wins; at the same instant, the larger signed JSON (a total order).
-    static func isNewer<Model: JSONWritable & SignedDated>(_ candidate: Model, than held: Model) -> Bool {
-        let (new, old) = (candidate.signedDate ?? .distantPast, held.signedDate ?? .distantPast)
-        if new != old { return new > old }
-        return rendered(held).lexicographicallyPrecedes(rendered(candidate))
-    }
-
-    private static func rendered(_ model: some JSONWritable) -> [UInt8] {
-        var json = JSONWriter()
-        model.write(to: &json)
-        return json.finish()
-    }
 }
-
-/// A snapshot that says when it was signed.
-protocol SignedDated {
-    var signedDate: Date? { get }
-}
-
-extension SignedTransaction: SignedDated {}
-extension SignedRenewalInfo: SignedDated {}
