@@ -152,10 +152,23 @@ def notification_consumption(kit: JWSKit) -> str:
                                   uuid="2f6a0f5e-5d1c-4c0e-9e0a-6f1b2c3d4e02"))
 
 
-def revocation(kit: JWSKit, notification_type: str, transaction_token: str, uuid: str) -> str:
-    """A REFUND or REVOKE notification (Sandbox) whose data nests only the transaction revoked."""
+def revocation(kit: JWSKit, notification_type: str, transaction_token: str, uuid: str, **changes: object) -> str:
+    """A REFUND, REVOKE or REFUND_REVERSED notification (Sandbox) whose data nests only the
+    transaction concerned."""
     data = edit(notification_data(), signedTransactionInfo=transaction_token)
-    return kit.token(notification(notification_type, None, "data", data, uuid=uuid))
+    return kit.token(notification(notification_type, None, "data", data, uuid=uuid, **changes))
+
+
+REFUNDED_AT = "2025-06-02T08:00:00Z"
+REFUND_SIGNED = ms("2025-06-02T08:00:30Z")  # as Apple does, signed after the refund it reports
+REVERSAL_SIGNED = ms("2025-06-02T12:00:30Z")  # four hours later
+
+
+def refunded_purchase(kit: JWSKit, **changes: object) -> str:
+    """sample.receipt's subscription purchase (2000000000000002) as a REFUND or its reversal carries it."""
+    return nested_transaction(kit, transactionId="2000000000000002", originalTransactionId="2000000000000002",
+                              purchaseDate=ms("2025-05-20T09:30:00.250Z"), originalPurchaseDate=ms("2025-05-20T09:30:00Z"),
+                              expiresDate=ms("2025-06-20T09:30:00Z"), **changes)
 
 
 @token("notification-refund.jws", "REFUND: data (Sandbox) with a signedTransactionInfo of sample.receipt's "
@@ -164,11 +177,20 @@ def revocation(kit: JWSKit, notification_type: str, transaction_token: str, uuid
        ok(decoded={"notificationType": "REFUND"}),
        ok("the checks pass", app_apple_id=APP_APPLE_ID, **CHECKS_PASS))
 def notification_refund(kit: JWSKit) -> str:
-    nested = nested_transaction(kit, transactionId="2000000000000002", originalTransactionId="2000000000000002",
-                                purchaseDate=ms("2025-05-20T09:30:00.250Z"), originalPurchaseDate=ms("2025-05-20T09:30:00Z"),
-                                expiresDate=ms("2025-06-20T09:30:00Z"), revocationDate=ms("2025-06-02T08:00:00Z"),
-                                revocationReason=1)
-    return revocation(kit, "REFUND", nested, uuid="2f6a0f5e-5d1c-4c0e-9e0a-6f1b2c3d4e07")
+    nested = refunded_purchase(kit, revocationDate=ms(REFUNDED_AT), revocationReason=1, signedDate=REFUND_SIGNED)
+    return revocation(kit, "REFUND", nested, uuid="2f6a0f5e-5d1c-4c0e-9e0a-6f1b2c3d4e07", signed_date=REFUND_SIGNED)
+
+
+@token("notification-refund-reversed.jws", "REFUND_REVERSED: data (Sandbox) with a signedTransactionInfo of "
+       "the refunded purchase (2000000000000002) no longer revoked, signed four hours after notification-refund.jws. "
+       "The credit ledger clears the revocation, and a late retry of the REFUND does not bring it back.",
+       "notification",
+       ok(decoded={"notificationType": "REFUND_REVERSED"}),
+       ok("the checks pass", app_apple_id=APP_APPLE_ID, **CHECKS_PASS))
+def notification_refund_reversed(kit: JWSKit) -> str:
+    nested = refunded_purchase(kit, signedDate=REVERSAL_SIGNED)
+    return revocation(kit, "REFUND_REVERSED", nested, uuid="2f6a0f5e-5d1c-4c0e-9e0a-6f1b2c3d4e09",
+                      signed_date=REVERSAL_SIGNED)
 
 
 @token("notification-revoke.jws", "REVOKE: data (Sandbox) with a signedTransactionInfo (2000000000000241, family "

@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptParser
 
 /// Every ledger operation, written once over a `LedgerDriver`: `SQLiteLedgerStore` and
 /// `PostgresLedgerStore` differ only in their driver, so the two databases cannot drift apart. Each
@@ -20,8 +21,25 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
         }
     }
 
-    public func recordSeen(_ transactions: [LedgerTransaction], at now: Date) async throws(LedgerError) {
-        try await write { connection in try Self.record(transactions, at: now, on: connection) }
+    public func recordSeen(_ transactions: [LedgerTransaction], renewalInfos: [SignedRenewalInfo], at now: Date) async throws(LedgerError) {
+        try await write { connection in
+            try Self.record(transactions, at: now, on: connection)
+            for statement in Self.inKeyOrder(renewalInfos, key: { $0.originalTransactionId ?? "" }).compactMap(LedgerSQL.recordRenewal) {
+                try connection.send(statement)
+            }
+        }
+    }
+
+    public func snapshots(ofSubscription originalTransactionId: String) async throws(LedgerError) -> SubscriptionSnapshots? {
+        try await read { connection in
+            let transactions = try connection.rows(LedgerSQL.transactionSnapshotsOfSubscription, .text(originalTransactionId))
+            let renewal = try connection.rows(LedgerSQL.renewalSnapshot, .text(originalTransactionId)).first
+            guard !transactions.isEmpty || renewal != nil else { return nil }
+            var snapshots = SubscriptionSnapshots()
+            for row in transactions { snapshots.record(try SignedTransaction(snapshotBytes: row.requiredBytes(0))) }
+            if let renewal { snapshots.record(try SignedRenewalInfo(snapshotBytes: renewal.requiredBytes(0))) }
+            return snapshots
+        }
     }
 
     public func recordAndClaim(

@@ -15,9 +15,19 @@ public struct Ledger: Sendable {
         self.now = now
     }
 
-    /// Records every transaction of a verified input as seen. Idempotent: the first sighting is kept.
-    public func record(seen transactions: [LedgerTransaction]) async throws(LedgerError) {
-        try await store.recordSeen(transactions, at: now())
+    /// Records every transaction of a verified input as seen, and its renewal info. Idempotent: the
+    /// first sighting is kept, and each snapshot only while none signed later arrives
+    /// (`LedgerStore.recordSeen(_:renewalInfos:at:)`).
+    public func record(seen transactions: [LedgerTransaction], renewalInfos: [SignedRenewalInfo] = []) async throws(LedgerError) {
+        try await store.recordSeen(transactions, renewalInfos: renewalInfos, at: now())
+    }
+
+    /// The subscription (or non-consumable) `originalTransactionId` at `instant`, by the library's
+    /// `SubscriptionRules` over the snapshots held; nil when the ledger holds none of it, or it is
+    /// neither (a consumable, a non-renewing subscription, a receipt purchase without an expiry).
+    public func subscription(originalTransactionId: String, at instant: Date) async throws(LedgerError) -> SubscriptionState? {
+        try await store.snapshots(ofSubscription: originalTransactionId)?.subscriptions(at: instant)
+            .first { $0.originalTransactionId == originalTransactionId }
     }
 
     /// Credits `user` with the requested transaction, or, when none is requested, with every transaction
@@ -97,28 +107,32 @@ public struct Ledger: Sendable {
         try await store.credits(of: user, limit: max(0, limit))
     }
 
-    /// Marks a transaction refunded or revoked (a receipt's cancellation, a REFUND or REVOKE
-    /// notification). The first revocation is kept; false when the transaction was never seen.
+    /// Marks a transaction refunded or revoked by hand (signed input does it through its snapshots).
+    /// The first revocation is kept, until a signed snapshot of the transaction arrives later and
+    /// says otherwise; false when the transaction was never seen.
     @discardableResult
     public func markRevoked(transactionId: String, at date: Date, reason: String) async throws(LedgerError) -> Bool {
         try await store.markRevoked(transactionId: transactionId, at: date, reason: reason)
     }
 
-    /// Clears a transaction's revocation: Apple reversed the refund (REFUND_REVERSED). A credit is
-    /// off the claw-back list again; a transaction never credited can be credited. False when the
-    /// transaction was never seen.
+    /// Clears a transaction's revocation by hand (signed input does it through its snapshots: a
+    /// REFUND_REVERSED). A credit is off the claw-back list again; a transaction never credited can
+    /// be credited. A signed snapshot of the transaction arriving later says otherwise. False when
+    /// the transaction was never seen.
     @discardableResult
     public func clearRevocation(transactionId: String) async throws(LedgerError) -> Bool {
         try await store.clearRevocation(transactionId: transactionId)
     }
 
-    /// Records what a verified App Store Server Notification means (`LedgerNotificationEffect`):
-    /// its transaction seen, and revoked in the same write (REFUND, REVOKE), or its revocation
-    /// cleared (REFUND_REVERSED). Answers the effect; nil, with nothing recorded, when the
-    /// transaction has no id. Feed it only notifications the server has verified.
+    /// Records what a verified App Store Server Notification means (`LedgerNotificationEffect`), in
+    /// one write: its transaction seen, with its snapshot and the notification's renewal info; and,
+    /// if that snapshot is the latest held, revoked (REFUND, REVOKE) or its revocation cleared
+    /// (REFUND_REVERSED): a retry of an older notification changes nothing. Answers the effect;
+    /// nil, with nothing recorded, when the transaction has no id. Feed it only notifications the
+    /// server has verified.
     @discardableResult
     public func apply(
-        notification: ServerNotification, transaction: SignedTransaction
+        notification: ServerNotification, transaction: SignedTransaction, renewalInfo: SignedRenewalInfo? = nil
     ) async throws(LedgerError) -> LedgerNotificationEffect? {
         guard let effect = LedgerNotificationEffect(notification: notification, transaction: transaction, receivedAt: now()) else {
             return nil
@@ -128,10 +142,7 @@ public struct Ledger: Sendable {
             seen.revocationDate = date
             seen.revocationReason = reason
         }
-        try await record(seen: [seen])
-        if effect.action == .clearRevocation {
-            try await clearRevocation(transactionId: seen.transactionId)
-        }
+        try await record(seen: [seen], renewalInfos: renewalInfo.map { [$0] } ?? [])
         return effect
     }
 

@@ -3,15 +3,14 @@ import ReceiptParser
 
 /// What a verified App Store Server Notification means to the ledger, decided from its type alone:
 /// its transaction is seen (a purchase the app never reported becomes a missed order); REFUND and
-/// REVOKE revoke it; REFUND_REVERSED clears that revocation. `Ledger.apply(notification:transaction:)`
-/// carries it out.
+/// REVOKE revoke it; REFUND_REVERSED clears that revocation. `Ledger.apply(notification:transaction:renewalInfo:)`
+/// carries it out, only while the notification's transaction is the latest snapshot of it.
 public struct LedgerNotificationEffect: Sendable, Hashable {
     /// What happens to the transaction beyond being recorded as seen.
     public enum Action: Sendable, Hashable {
         /// Recorded as signed, with the revocation the transaction itself carries, if any.
         case recordSeen
-        /// REFUND or REVOKE: revoked at `date`, for `reason`; a transaction revoked already keeps
-        /// its first revocation.
+        /// REFUND or REVOKE: revoked at `date`, for `reason`.
         case revoke(at: Date, reason: String)
         /// REFUND_REVERSED: Apple took the refund back, so the credit is no longer to claw back, or
         /// may now be made.

@@ -29,6 +29,12 @@ package struct LedgerRow: Sendable, Hashable {
         }
     }
 
+    /// The bytes in a NOT NULL column.
+    func requiredBytes(_ column: Int) throws -> [UInt8] {
+        guard case .bytes(let bytes?)? = value(column) else { throw UnexpectedColumn(column: column, expected: "non-NULL bytes") }
+        return bytes
+    }
+
     /// The text in a NOT NULL column.
     func requiredText(_ column: Int) throws -> String {
         guard let text = try text(column) else { throw UnexpectedColumn(column: column, expected: "non-NULL text") }

@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptParser
 
 /// The statements `DatabaseLedgerStore` runs, the same text on every database (each driver renders
 /// the placeholders its way, `LedgerPlaceholders`). No `?` may appear except as a placeholder.
@@ -18,6 +19,45 @@ enum LedgerSQL {
         UPDATE ledger_transactions SET revoked_at_ms = NULL, revocation_reason = NULL WHERE transaction_id = ?
         """
     static let isSeen = "SELECT 1 FROM ledger_transactions WHERE transaction_id = ?"
+    // A snapshot replaces the one held only when signed later or, at the same instant, when its
+    // bytes are larger (`SubscriptionSnapshot.supersedes`), decided under the row's lock; the same
+    // snapshot with a revocation (a REVOKE's decision) replaces it without one. With it goes the
+    // sighting's revocation, or none.
+    static let upsertTransactionSnapshot = """
+        INSERT INTO ledger_transaction_snapshots (transaction_id, original_transaction_id, signed_date_ms, snapshot,
+            revoked_at_ms, revocation_reason)
+        VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (transaction_id) DO UPDATE SET original_transaction_id = excluded.original_transaction_id,
+            signed_date_ms = excluded.signed_date_ms, snapshot = excluded.snapshot,
+            revoked_at_ms = excluded.revoked_at_ms, revocation_reason = excluded.revocation_reason
+        WHERE excluded.signed_date_ms > ledger_transaction_snapshots.signed_date_ms
+            OR (excluded.signed_date_ms = ledger_transaction_snapshots.signed_date_ms
+                AND (excluded.snapshot > ledger_transaction_snapshots.snapshot
+                    OR (excluded.snapshot = ledger_transaction_snapshots.snapshot
+                        AND excluded.revoked_at_ms IS NOT NULL AND ledger_transaction_snapshots.revoked_at_ms IS NULL)))
+        """
+    static let upsertRenewalSnapshot = """
+        INSERT INTO ledger_renewal_snapshots (original_transaction_id, signed_date_ms, snapshot) VALUES (?, ?, ?)
+        ON CONFLICT (original_transaction_id) DO UPDATE SET
+            signed_date_ms = excluded.signed_date_ms, snapshot = excluded.snapshot
+        WHERE excluded.signed_date_ms > ledger_renewal_snapshots.signed_date_ms
+            OR (excluded.signed_date_ms = ledger_renewal_snapshots.signed_date_ms
+                AND excluded.snapshot > ledger_renewal_snapshots.snapshot)
+        """
+    // A transaction's revocation is its held snapshot's: a REFUND retried after its
+    // REFUND_REVERSED changes nothing, whichever order they came in.
+    static let revocationOfHeldSnapshot = """
+        UPDATE ledger_transactions SET
+            revoked_at_ms = (SELECT s.revoked_at_ms FROM ledger_transaction_snapshots s
+                WHERE s.transaction_id = ledger_transactions.transaction_id),
+            revocation_reason = (SELECT s.revocation_reason FROM ledger_transaction_snapshots s
+                WHERE s.transaction_id = ledger_transactions.transaction_id)
+        WHERE transaction_id = ?
+        """
+    static let transactionSnapshotsOfSubscription = """
+        SELECT snapshot FROM ledger_transaction_snapshots WHERE original_transaction_id = ? ORDER BY transaction_id
+        """
+    static let renewalSnapshot = "SELECT snapshot FROM ledger_renewal_snapshots WHERE original_transaction_id = ?"
     // The row to insert comes from the seen transaction, and only while it is not revoked (a refund
     // before any credit means never) and its appAccountToken, as recorded from any input, is
     // none or this user's: the database itself refuses the wrong user, also racing another request.
@@ -87,8 +127,9 @@ extension LedgerSQL {
 
 extension LedgerSQL {
     /// What recording one sighting writes, the same on every database: the transaction (its first
-    /// sighting kept, but for an appAccountToken it lacked, which a later JWS of it supplies), and its
-    /// revocation when the input carries one (the first revocation kept).
+    /// sighting kept, but for an appAccountToken it lacked, which a later JWS of it supplies); its
+    /// signed snapshot, kept if the latest, with the sighting's revocation or none taken then; a
+    /// sighting without a snapshot only adds a revocation it carries (the first one kept).
     static func recordSeen(_ transaction: LedgerTransaction, firstSeenAt: Date) -> [LedgerStatement] {
         var statements = [LedgerStatement(sql: insertSeen, values: [
             .text(transaction.transactionId), .text(transaction.originalTransactionId), .text(transaction.productId),
@@ -98,12 +139,28 @@ extension LedgerSQL {
             .text(transaction.source.rawValue), .text(transaction.appAccountToken),
             .integer(LedgerDate.milliseconds(firstSeenAt)),
         ])]
-        if let revoked = transaction.revocationDate {
+        if let snapshot = transaction.snapshot {
+            statements.append(LedgerStatement(sql: upsertTransactionSnapshot, values: [
+                .text(transaction.transactionId), .text(snapshot.subscriptionKey ?? transaction.transactionId),
+                .integer(LedgerDate.milliseconds(snapshot.signedDate ?? .distantPast)), .bytes(snapshot.snapshotBytes),
+                .integer(transaction.revocationDate.map(LedgerDate.milliseconds)),
+                .text(transaction.revocationDate == nil ? nil : transaction.revocationReason ?? "revoked"),
+            ]))
+            statements.append(LedgerStatement(sql: revocationOfHeldSnapshot, values: [.text(transaction.transactionId)]))
+        } else if let revoked = transaction.revocationDate {
             statements.append(LedgerStatement(sql: markRevoked, values: [
                 .integer(LedgerDate.milliseconds(revoked)), .text(transaction.revocationReason ?? "revoked"),
                 .text(transaction.transactionId),
             ]))
         }
         return statements
+    }
+
+    /// Keeping a subscription's renewal info, if it is the latest.
+    static func recordRenewal(_ renewalInfo: SignedRenewalInfo) -> LedgerStatement? {
+        guard let original = renewalInfo.originalTransactionId else { return nil }
+        return LedgerStatement(sql: upsertRenewalSnapshot, values: [
+            .text(original), .integer(LedgerDate.milliseconds(renewalInfo.signedDate ?? .distantPast)), .bytes(renewalInfo.snapshotBytes),
+        ])
     }
 }

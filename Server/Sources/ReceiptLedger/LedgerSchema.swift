@@ -1,8 +1,10 @@
 import Foundation
 
 /// The ledger's schema as versioned migrations, in SQL that SQLite and PostgreSQL both accept (TEXT,
-/// BIGINT, PRIMARY KEY, UNIQUE, REFERENCES), so a PostgreSQL store can apply the same steps.
-/// Dates are BIGINT milliseconds since 1970: exact, and the same on both databases.
+/// BIGINT, BYTEA, PRIMARY KEY, UNIQUE, REFERENCES), so a PostgreSQL store can apply the same steps.
+/// Dates are BIGINT milliseconds since 1970: exact, and the same on both databases. Snapshots are
+/// BYTEA (in SQLite a BLOB under that name): both databases compare them byte for byte, as
+/// `SubscriptionSnapshot.supersedes` does, whatever the database's collation.
 /// Append new migrations; never edit one that has shipped.
 public enum LedgerSchema {
     public struct Migration: Sendable {
@@ -42,6 +44,28 @@ public enum LedgerSchema {
             CREATE TABLE ledger_users (
                 user_id TEXT NOT NULL PRIMARY KEY,
                 app_account_token TEXT NOT NULL UNIQUE
+            )
+            """,
+        ]),
+        // The latest signed word on each transaction and each subscription's renewal info
+        // (`SubscriptionSnapshot`): what subscription status is computed from.
+        Migration(identifier: "v2-snapshots", statements: [
+            """
+            CREATE TABLE ledger_transaction_snapshots (
+                transaction_id TEXT NOT NULL PRIMARY KEY REFERENCES ledger_transactions (transaction_id),
+                original_transaction_id TEXT NOT NULL,
+                signed_date_ms BIGINT NOT NULL,
+                snapshot BYTEA NOT NULL,
+                revoked_at_ms BIGINT,
+                revocation_reason TEXT
+            )
+            """,
+            "CREATE INDEX ledger_transaction_snapshots_original ON ledger_transaction_snapshots (original_transaction_id)",
+            """
+            CREATE TABLE ledger_renewal_snapshots (
+                original_transaction_id TEXT NOT NULL PRIMARY KEY,
+                signed_date_ms BIGINT NOT NULL,
+                snapshot BYTEA NOT NULL
             )
             """,
         ]),

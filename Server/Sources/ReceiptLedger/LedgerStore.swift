@@ -1,16 +1,23 @@
 import Foundation
+import ReceiptParser
 
 /// The ledger's storage. Implementations make each call atomic and enforce "credited once" in the
 /// database itself (a unique key), so that several processes sharing one database stay correct.
 /// Every failure of the database is thrown as `LedgerError.storageUnavailable`.
 public protocol LedgerStore: Sendable {
     /// Records each transaction as seen at `now`; one already seen keeps its first record, except that
-    /// it takes an appAccountToken it lacked (a receipt carries none, a JWS of it does). Revocation
-    /// dates in the input mark the transaction revoked, if it was not already.
-    func recordSeen(_ transactions: [LedgerTransaction], at now: Date) async throws(LedgerError)
+    /// it takes an appAccountToken it lacked (a receipt carries none, a JWS of it does). Each
+    /// transaction's snapshot, and each renewal info, is kept when it supersedes the one held; a
+    /// transaction's revocation is its latest snapshot's (a transaction without a snapshot can only
+    /// add a revocation).
+    func recordSeen(_ transactions: [LedgerTransaction], renewalInfos: [SignedRenewalInfo], at now: Date) async throws(LedgerError)
+
+    /// The snapshots held of the subscription (or non-consumable) `originalTransactionId`: every
+    /// transaction under it, by transaction id, and its renewal info; nil when none is held.
+    func snapshots(ofSubscription originalTransactionId: String) async throws(LedgerError) -> SubscriptionSnapshots?
 
     /// In one database transaction, so that a credit costs one commit: records `seen` as `recordSeen`
-    /// does; then, when a transaction of `transactionIds` has a recorded appAccountToken not bound
+    /// does (no renewal info); then, when a transaction of `transactionIds` has a recorded appAccountToken not bound
     /// to `user`, answers `.appAccountTokenMismatch` and credits nothing; else credits each id to
     /// `user` unless someone holds it or it is revoked, and answers who holds each, in the order asked.
     func recordAndClaim(

@@ -16,12 +16,13 @@ extension LedgerTransaction {
             originalTransactionId: purchase.originalTransactionID,
             productId: purchase.productID,
             bundleId: receipt.bundleID,
-            environment: Self.environmentName(receipt.environment),
+            environment: receipt.environment.storeKitName ?? "Unknown",
             purchaseDate: purchase.purchaseDate,
             expiresDate: purchase.expiresDate,
             source: .receipt,
             revocationDate: purchase.cancellationDate,
-            revocationReason: purchase.cancellationDate == nil ? nil : "cancelled in receipt"
+            revocationReason: purchase.cancellationDate == nil ? nil : "cancelled in receipt",
+            snapshot: SignedTransaction(purchase: purchase, in: receipt)
         )
     }
 
@@ -40,17 +41,8 @@ extension LedgerTransaction {
             appAccountToken: transaction.appAccountToken.flatMap { $0.isEmpty ? nil : $0 },
             revocationDate: transaction.revocationDate,
             revocationReason: transaction.revocationDate == nil
-                ? nil : "revoked (reason \(transaction.revocationReason?.description ?? "none"))"
+                ? nil : "revoked (reason \(transaction.revocationReason?.description ?? "none"))",
+            snapshot: transaction
         )
-    }
-
-    /// The receipt types' names as Apple's JWS spells its environments.
-    private static func environmentName(_ environment: Environment) -> String {
-        switch environment {
-        case .production: "Production"
-        case .sandbox: "Sandbox"
-        case .xcode: "Xcode"
-        case .unknown: "Unknown"
-        }
     }
 }

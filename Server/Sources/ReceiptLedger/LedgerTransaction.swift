@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptParser
 
 /// One transaction of a verified input (a receipt's purchase or a StoreKit 2 signed transaction), as
 /// the ledger records and credits it. Build it only from input the server has verified.
@@ -19,12 +20,17 @@ public struct LedgerTransaction: Sendable, Hashable {
     /// A receipt's cancellation date or a JWS's revocation date: the ledger marks the transaction revoked.
     public var revocationDate: Date?
     public var revocationReason: String?
+    /// The signed word this sighting carries (a receipt's purchase in StoreKit 2's shape, dated by
+    /// the receipt's creation date): kept as the transaction's snapshot when it is the latest, and
+    /// only then is the sighting's revocation, or its absence, taken. Nil for a sighting built by
+    /// hand, which can only add a revocation.
+    public var snapshot: SignedTransaction?
 
     public init(
         transactionId: String, originalTransactionId: String? = nil, productId: String? = nil,
         bundleId: String? = nil, environment: String, purchaseDate: Date? = nil, expiresDate: Date? = nil,
         source: TransactionSource, appAccountToken: String? = nil, revocationDate: Date? = nil,
-        revocationReason: String? = nil
+        revocationReason: String? = nil, snapshot: SignedTransaction? = nil
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -37,5 +43,6 @@ public struct LedgerTransaction: Sendable, Hashable {
         self.appAccountToken = appAccountToken?.lowercased()
         self.revocationDate = revocationDate
         self.revocationReason = revocationReason
+        self.snapshot = snapshot
     }
 }

@@ -1,8 +1,10 @@
 /// A value a `LedgerSQL` statement binds or a row answers, whatever the database: the schema has
-/// only text and whole numbers (dates are milliseconds), each possibly NULL (`nil` in either case).
+/// text, whole numbers (dates are milliseconds) and bytes (`BYTEA`: a snapshot's JSON, compared
+/// byte for byte by both databases), each possibly NULL (`nil` in any case).
 package enum LedgerValue: Sendable, Hashable {
     case text(String?)
     case integer(Int64?)
+    case bytes([UInt8]?)
 }
 
 /// A statement with its values in placeholder order, its SQL written with `?` placeholders.

@@ -55,7 +55,8 @@ struct PostgresLedgerConnection: LedgerConnection {
             switch value {
             case .text(let text?): bindings.append(text)
             case .integer(let integer?): bindings.append(integer)
-            case .text(nil), .integer(nil): bindings.appendNull()
+            case .bytes(let bytes?): bindings.append(ByteBuffer(bytes: bytes))
+            case .text(nil), .integer(nil), .bytes(nil): bindings.appendNull()
             }
         }
         return connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: PostgresLedgerDriver.logger)
@@ -79,6 +80,7 @@ struct PostgresLedgerConnection: LedgerConnection {
             guard cell.bytes != nil else { return .text(nil) }
             switch cell.dataType {
             case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
+            case .bytea: return .bytes(Array(try cell.decode(ByteBuffer.self).readableBytesView))
             default: return .text(try cell.decode(String.self))
             }
         })

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// GRDB's connection as a `LedgerConnection`, inside one of `SQLiteLedgerDriver`'s transactions.
@@ -23,7 +24,8 @@ struct SQLiteLedgerConnection: LedgerConnection {
             case .null: return .text(nil)
             case .int64(let integer): return .integer(integer)
             case .string(let text): return .text(text)
-            case .double, .blob: throw LedgerRow.UnexpectedColumn(column: column, expected: "text or a whole number")
+            case .blob(let data): return .bytes([UInt8](data))
+            case .double: throw LedgerRow.UnexpectedColumn(column: column, expected: "text, bytes or a whole number")
             }
         })
     }
@@ -34,6 +36,7 @@ extension LedgerValue {
         switch self {
         case .text(let text): text
         case .integer(let integer): integer
+        case .bytes(let bytes): bytes.map { Data($0) }
         }
     }
 }

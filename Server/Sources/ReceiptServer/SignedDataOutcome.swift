@@ -41,11 +41,23 @@ struct SignedDataOutcome: Sendable {
 
     /// The transaction the body's notification holds (`data.signedTransactionInfo`), as decoded.
     var notificationTransaction: SignedTransaction? {
-        let nested = inspections.lazy.filter { if case .notification? = $0.decoded { true } else { false } }.flatMap(\.nested)
-        return nested.lazy.compactMap { inspection -> SignedTransaction? in
+        notificationTokens.compactMap { inspection -> SignedTransaction? in
             guard case .transaction(let transaction)? = inspection.decoded else { return nil }
             return transaction
         }.first
+    }
+
+    /// The renewal info the body's notification holds (`data.signedRenewalInfo`), as decoded.
+    var notificationRenewalInfo: SignedRenewalInfo? {
+        notificationTokens.compactMap { inspection -> SignedRenewalInfo? in
+            guard case .renewalInfo(let renewalInfo)? = inspection.decoded else { return nil }
+            return renewalInfo
+        }.first
+    }
+
+    /// The tokens nested in the body's notification.
+    private var notificationTokens: some Sequence<SignedDataInspection> {
+        inspections.lazy.filter { if case .notification? = $0.decoded { true } else { false } }.flatMap(\.nested)
     }
 
     /// The first token, in the body's order, that failed: reading, trust, kind, nested tokens,

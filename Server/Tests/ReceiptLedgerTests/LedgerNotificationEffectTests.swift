@@ -16,8 +16,10 @@ struct LedgerNotificationEffectTests {
         return notification
     }
 
-    static func transaction(_ id: String? = "2000", revocationDate: Date? = nil, reason: RevocationReason? = nil) -> SignedTransaction {
+    static func transaction(_ id: String? = "2000", revocationDate: Date? = nil, reason: RevocationReason? = nil,
+                            signedDate: Date? = nil) -> SignedTransaction {
         var transaction = SignedTransaction()
+        transaction.signedDate = signedDate
         transaction.transactionId = id
         transaction.productId = "com.example.pro"
         transaction.environment = "Sandbox"
@@ -64,26 +66,42 @@ struct LedgerNotificationEffectTests {
         #expect(Self.effect(Self.notification(.refund), Self.transaction(nil)) == nil)
     }
 
-    /// Applied: a REFUND after the credit lists it for claw-back; Apple sending it again keeps the
-    /// first revocation; REFUND_REVERSED takes it off the list.
+    /// Applied: a REFUND after the credit lists it for claw-back; Apple sending it again changes
+    /// nothing; REFUND_REVERSED (signed four hours later) takes it off the list, and a late retry of
+    /// the REFUND does not put it back.
     @Test(arguments: StoreKind.allCases) func aRefundThenItsReversalOnACredit(_ store: StoreKind) async throws {
         try await withLedger(store) { ledger, _ in
-            let signed = Self.transaction(revocationDate: Self.revoked, reason: .refundedDueToIssue)
+            let refunded = Self.transaction(revocationDate: Self.revoked, reason: .refundedDueToIssue, signedDate: Self.revoked + 30)
+            let reversed = Self.transaction(signedDate: Self.revoked + 4 * 3600)
             let purchase = try #require(LedgerTransaction(signedTransaction: Self.transaction()))
             #expect(try await ledger.credit(user: "alice", transactions: [purchase]) == CreditOutcome(credited: ["2000"]))
 
-            try await ledger.apply(notification: Self.notification(.refund), transaction: signed)
-            var later = signed
-            later.revocationDate = Self.signed
-            try await ledger.apply(notification: Self.notification(.revoke), transaction: later)
-            let revoked = try await ledger.revokedCredits()
-            #expect(revoked.map(\.transactionId) == ["2000"])
-            #expect(revoked.first?.revokedAt == Self.revoked)
-            #expect(revoked.first?.revocationReason == "REFUND (revocationReason 1)")
-
-            try await ledger.apply(notification: Self.notification(.refundReversed), transaction: Self.transaction())
+            for _ in 0..<2 {
+                try await ledger.apply(notification: Self.notification(.refund), transaction: refunded)
+                let revoked = try await ledger.revokedCredits()
+                #expect(revoked.map(\.transactionId) == ["2000"])
+                #expect(revoked.first?.revokedAt == Self.revoked)
+                #expect(revoked.first?.revocationReason == "REFUND (revocationReason 1)")
+            }
+            try await ledger.apply(notification: Self.notification(.refundReversed), transaction: reversed)
+            #expect(try await ledger.revokedCredits().isEmpty)
+            try await ledger.apply(notification: Self.notification(.refund), transaction: refunded)
             #expect(try await ledger.revokedCredits().isEmpty)
             #expect(try await ledger.credits(of: "alice").map(\.revokedAt) == [nil])
+        }
+    }
+
+    /// A REFUND, its REFUND_REVERSED and a retry of the REFUND, in every order: reversed, always.
+    @Test(arguments: StoreKind.allCases) func aReversedRefundStaysReversedInEveryOrder(_ store: StoreKind) async throws {
+        let refund = (Self.notification(.refund), Self.transaction(revocationDate: Self.revoked, signedDate: Self.revoked + 30))
+        let reversal = (Self.notification(.refundReversed), Self.transaction(signedDate: Self.revoked + 4 * 3600))
+        for order in [[refund, reversal, refund], [reversal, refund, refund], [refund, refund, reversal]] {
+            try await withLedger(store) { ledger, _ in
+                for (notification, transaction) in order {
+                    try await ledger.apply(notification: notification, transaction: transaction)
+                }
+                #expect(try await ledger.uncredited(olderThan: -1).map(\.revokedAt) == [nil])
+            }
         }
     }
 
@@ -91,7 +109,7 @@ struct LedgerNotificationEffectTests {
     /// credited until the refund is reversed.
     @Test(arguments: StoreKind.allCases) func aRevokeBeforeAnyCreditPreventsItUntilReversed(_ store: StoreKind) async throws {
         try await withLedger(store) { ledger, _ in
-            let effect = try await ledger.apply(notification: Self.notification(.revoke), transaction: Self.transaction())
+            let effect = try await ledger.apply(notification: Self.notification(.revoke), transaction: Self.transaction(signedDate: Self.signed))
             #expect(effect?.action == .revoke(at: Self.signed, reason: "REVOKE"))
             let missed = try await ledger.uncredited(olderThan: -1)
             #expect(missed.map(\.transaction.transactionId) == ["2000"])
@@ -100,7 +118,7 @@ struct LedgerNotificationEffectTests {
             let purchase = try #require(LedgerTransaction(signedTransaction: Self.transaction()))
             #expect(try await ledger.credit(user: "alice", transactions: [purchase]) == CreditOutcome(revoked: ["2000"]))
 
-            try await ledger.apply(notification: Self.notification(.refundReversed), transaction: Self.transaction())
+            try await ledger.apply(notification: Self.notification(.refundReversed), transaction: Self.transaction(signedDate: Self.signed + 1))
             #expect(try await ledger.credit(user: "alice", transactions: [purchase]) == CreditOutcome(credited: ["2000"]))
         }
     }

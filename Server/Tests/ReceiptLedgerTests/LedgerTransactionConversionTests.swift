@@ -26,7 +26,8 @@ struct LedgerTransactionConversionTests {
                 bundleId: "com.example.app", environment: "Sandbox",
                 purchaseDate: Date(timeIntervalSince1970: 1_690_000_000),
                 expiresDate: Date(timeIntervalSince1970: 1_692_592_000), source: .receipt,
-                revocationDate: Date(timeIntervalSince1970: 1_691_000_000), revocationReason: "cancelled in receipt"),
+                revocationDate: Date(timeIntervalSince1970: 1_691_000_000), revocationReason: "cancelled in receipt",
+                snapshot: SignedTransaction(purchase: purchase, in: receipt)),
         ])
     }
 
@@ -44,7 +45,7 @@ struct LedgerTransactionConversionTests {
             transactionId: "2000", originalTransactionId: "2000", productId: "com.example.pro",
             bundleId: "com.example.app", environment: "Production",
             purchaseDate: Date(timeIntervalSince1970: 1_690_000_000), source: .jws,
-            appAccountToken: "9f2c4a8e-6b1d-4e3f-a5c7-0d8b2e6f1a3c"))
+            appAccountToken: "9f2c4a8e-6b1d-4e3f-a5c7-0d8b2e6f1a3c", snapshot: transaction))
     }
 
     @Test func aRevokedSignedTransactionCarriesItsRevocation() {

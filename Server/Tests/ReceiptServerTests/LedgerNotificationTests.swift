@@ -59,6 +59,26 @@ struct LedgerNotificationTests {
         }
     }
 
+    /// The late retry: a credit, its REFUND, the REFUND_REVERSED signed four hours later, then the
+    /// REFUND delivered again (Apple retries a delivery that once failed): the credit stays
+    /// restored, and posting them in the other orders ends the same.
+    @Test func aRetriedRefundDoesNotUndoItsReversal() async throws {
+        for order in [["notification-refund.jws", "notification-refund-reversed.jws", "notification-refund.jws"],
+                      ["notification-refund-reversed.jws", "notification-refund.jws"]] {
+            try await Fixtures.withServer { client, _ in
+                let credit = try await Fixtures.send(client, .post, "/v1/credits",
+                                                     body: try Fixtures.receiptCredit(user: "alice", #","transactionId":"2000000000000002""#))
+                #expect(Fixtures.ids(credit.json, "credited") == ["2000000000000002"])
+                for name in order {
+                    #expect(try await Self.post(client, name).status == 200)
+                }
+                #expect(Fixtures.rows(try await Fixtures.send(client, .get, "/v1/revoked").json, "revoked").isEmpty, "\(order)")
+                let credits = Fixtures.rows(try await Fixtures.send(client, .get, "/v1/users/alice/credits").json, "credits")
+                #expect(credits.count == 1 && credits.first?["revokedAt"] == nil, "\(order)")
+            }
+        }
+    }
+
     /// A revocation of a transaction never credited shows among the missed orders, revoked; without
     /// a revocationDate it is dated by the notification's signedDate.
     @Test func aRevokeOfAnUncreditedTransactionIsAMissedOrderRevoked() async throws {

@@ -16,12 +16,13 @@ import Testing
             if hangs { try? await Task.sleep(for: .seconds(30)) }
             throw .storageUnavailable("the test store is broken")
         }
-        func recordSeen(_ transactions: [LedgerTransaction], at now: Date) async throws(LedgerError) { try await fail() }
+        func recordSeen(_ transactions: [LedgerTransaction], renewalInfos: [SignedRenewalInfo], at now: Date) async throws(LedgerError) { try await fail() }
         func recordAndClaim(_ seen: [LedgerTransaction], claiming transactionIds: [String], for user: String, at now: Date)
             async throws(LedgerError) -> ClaimAnswer { try await fail() }
         func bind(user: String, appAccountToken: String) async throws(LedgerError) { try await fail() }
         func uncredited(firstSeenBefore date: Date, limit: Int) async throws(LedgerError) -> [SeenTransaction] { try await fail() }
         func credits(of user: String, limit: Int) async throws(LedgerError) -> [Credit] { try await fail() }
+        func snapshots(ofSubscription originalTransactionId: String) async throws(LedgerError) -> SubscriptionSnapshots? { try await fail() }
         func markRevoked(transactionId: String, at date: Date, reason: String) async throws(LedgerError) -> Bool { try await fail() }
         func clearRevocation(transactionId: String) async throws(LedgerError) -> Bool { try await fail() }
         func revokedCredits(limit: Int) async throws(LedgerError) -> [Credit] { try await fail() }

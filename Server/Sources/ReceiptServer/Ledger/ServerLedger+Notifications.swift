@@ -7,6 +7,6 @@ extension ServerLedger {
         guard outcome.refusal == nil, let notification = outcome.notification,
               let transaction = outcome.notificationTransaction
         else { return }
-        try await ledger.apply(notification: notification, transaction: transaction)
+        try await ledger.apply(notification: notification, transaction: transaction, renewalInfo: outcome.notificationRenewalInfo)
     }
 }

@@ -1,0 +1,156 @@
+import Foundation
+import ReceiptParser
+import Testing
+@testable import ReceiptLedger
+
+/// The ledger keeps the latest signed word on each transaction and each renewal info, whatever order
+/// they arrive in, and computes status from them with the library's rules: the same answer as
+/// `SubscriptionSnapshots`, on SQLite and PostgreSQL.
+@Suite("Ledger snapshots: the latest signed word, in any order")
+struct LedgerSnapshotTests {
+    static let day: TimeInterval = 86_400
+    static let t0 = Date(timeIntervalSince1970: 1_750_000_000)
+
+    static func milliseconds(_ date: Date) -> String { String(Int64(date.timeIntervalSince1970 * 1000)) }
+
+    /// A transaction as Apple signs it.
+    static func transaction(_ id: String, original: String, product: String = "pro.monthly", bought: Date, expires: Date,
+                            revoked: Date? = nil, signed: Date) throws -> SignedTransaction {
+        var members = [#""transactionId":"\#(id)""#, #""originalTransactionId":"\#(original)""#, #""productId":"\#(product)""#,
+                       #""type":"Auto-Renewable Subscription""#, #""purchaseDate":\#(milliseconds(bought))"#,
+                       #""expiresDate":\#(milliseconds(expires))"#, #""signedDate":\#(milliseconds(signed))"#,
+                       #""environment":"Sandbox""#]
+        if let revoked { members.append(#""revocationDate":\#(milliseconds(revoked))"#) }
+        return try SignedTransaction(payload: StrictJSON.parse(Array("{\(members.joined(separator: ","))}".utf8)))
+    }
+
+    static func renewal(original: String, retrying: Bool, grace: Date?, signed: Date) throws -> SignedRenewalInfo {
+        var members = [#""originalTransactionId":"\#(original)""#, #""autoRenewStatus":1"#, #""autoRenewProductId":"pro.monthly""#,
+                       #""isInBillingRetryPeriod":\#(retrying)"#, #""signedDate":\#(milliseconds(signed))"#]
+        if let grace { members.append(#""gracePeriodExpiresDate":\#(milliseconds(grace))"#) }
+        return try SignedRenewalInfo(payload: StrictJSON.parse(Array("{\(members.joined(separator: ","))}".utf8)))
+    }
+
+    /// One subscription's history: a month, its refund, the refund's reversal, a renewal, renewal
+    /// info in billing retry and an older one that is not, each a separate arrival.
+    enum Arrival { case transaction(SignedTransaction), renewal(SignedRenewalInfo) }
+
+    static func history(_ original: String) throws -> [Arrival] {
+        let (t0, day) = (t0, day)
+        return [
+            .transaction(try transaction(original + "1", original: original, bought: t0, expires: t0 + 30 * day, signed: t0)),
+            .transaction(try transaction(original + "1", original: original, bought: t0, expires: t0 + 30 * day,
+                                         revoked: t0 + 2 * day, signed: t0 + 2 * day)),
+            .transaction(try transaction(original + "1", original: original, bought: t0, expires: t0 + 30 * day, signed: t0 + 3 * day)),
+            .transaction(try transaction(original + "2", original: original, bought: t0 + 30 * day, expires: t0 + 60 * day,
+                                         signed: t0 + 30 * day)),
+            .renewal(try renewal(original: original, retrying: false, grace: nil, signed: t0 + 30 * day)),
+            .renewal(try renewal(original: original, retrying: true, grace: t0 + 63 * day, signed: t0 + 60 * day)),
+        ]
+    }
+
+    static func record(_ arrival: Arrival, in ledger: Ledger) async throws {
+        switch arrival {
+        case .transaction(let transaction):
+            try await ledger.record(seen: [try #require(LedgerTransaction(signedTransaction: transaction))])
+        case .renewal(let renewal):
+            try await ledger.record(seen: [], renewalInfos: [renewal])
+        }
+    }
+
+    /// 40 random orders with repeats, each its own subscription in one database: the ledger's
+    /// status at several instants is the library's over the same snapshots, and the same in all.
+    @Test(arguments: StoreKind.allCases) func theLedgerAgreesWithTheLibraryInEveryOrder(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
+            var generator = SystemRandomNumberGenerator()
+            let instants = [Self.t0 + Self.day, Self.t0 + 31 * Self.day, Self.t0 + 61 * Self.day, Self.t0 + 64 * Self.day]
+            var answers: Set<[SubscriptionState.Status?]> = []
+            for run in 0..<40 {
+                let original = "\(1000 + run)"
+                var arrivals = try Self.history(original)
+                arrivals += (0..<3).map { _ in arrivals.randomElement(using: &generator)! }
+                arrivals.shuffle(using: &generator)
+                var library = SubscriptionSnapshots()
+                for arrival in arrivals {
+                    try await Self.record(arrival, in: ledger)
+                    switch arrival {
+                    case .transaction(let transaction): library.record(transaction)
+                    case .renewal(let renewal): library.record(renewal)
+                    }
+                }
+                var statuses: [SubscriptionState.Status?] = []
+                for instant in instants {
+                    let held = try await ledger.subscription(originalTransactionId: original, at: instant)
+                    #expect(held == library.subscriptions(at: instant).first, "order \(run) at \(instant)")
+                    statuses.append(held?.status)
+                }
+                answers.insert(statuses)
+                // The month's refund was reversed later: it is not revoked, whatever came last.
+                #expect(try await ledger.uncredited(olderThan: -1).first { $0.transaction.transactionId == original + "1" }?.revokedAt == nil)
+            }
+            #expect(answers == [[.active, .active, .gracePeriod, .billingRetry]])
+        }
+    }
+
+    /// A receipt is dated by its creation date: a cancelled purchase in an older receipt does not
+    /// undo a later token that says otherwise, and a newer receipt's cancellation stands.
+    @Test(arguments: StoreKind.allCases) func aReceiptIsVersionedByItsCreationDate(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
+            var receipt = Receipt()
+            receipt.receiptType = "ProductionSandbox"
+            receipt.bundleID = "com.example.app"
+            receipt.creationDate = Self.t0 + Self.day
+            var purchase = InAppPurchase()
+            purchase.transactionID = "77"
+            purchase.originalTransactionID = "77"
+            purchase.productID = "pro.monthly"
+            purchase.purchaseDate = Self.t0
+            purchase.expiresDate = Self.t0 + 30 * Self.day
+            purchase.cancellationDate = Self.t0 + Self.day / 2
+            let cancelled = try #require(LedgerTransaction(purchase: purchase, in: receipt))
+            let laterToken = try Self.transaction("77", original: "77", bought: Self.t0, expires: Self.t0 + 30 * Self.day,
+                                                  signed: Self.t0 + 2 * Self.day)
+            try await ledger.record(seen: [try #require(LedgerTransaction(signedTransaction: laterToken))])
+            try await ledger.record(seen: [cancelled])
+            #expect(try await ledger.subscription(originalTransactionId: "77", at: Self.t0 + 3 * Self.day)?.status == .active)
+            #expect(try await ledger.uncredited(olderThan: -1).map(\.revokedAt) == [nil])
+
+            receipt.creationDate = Self.t0 + 3 * Self.day
+            try await ledger.record(seen: [try #require(LedgerTransaction(purchase: purchase, in: receipt))])
+            #expect(try await ledger.subscription(originalTransactionId: "77", at: Self.t0 + 3 * Self.day)?.status == .revoked)
+            #expect(try await ledger.uncredited(olderThan: -1).map(\.revokedAt) == [Self.t0 + Self.day / 2])
+            #expect(try await ledger.subscription(originalTransactionId: "78", at: Self.t0) == nil)
+        }
+    }
+}
+
+extension LedgerSnapshotTests {
+    /// A ledger made before snapshots existed (v1 only) gets v2 on opening, keeps its rows, and a
+    /// snapshot then decides its revocations like any other.
+    @Test(arguments: StoreKind.allCases) func aV1LedgerIsUpgradedInPlace(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, database in
+            let purchase = try #require(LedgerTransaction(signedTransaction: try Self.transaction(
+                "5", original: "5", bought: Self.t0, expires: Self.t0 + 30 * Self.day, signed: Self.t0)))
+            _ = try await ledger.credit(user: "alice", transactions: [purchase])
+            let current = try #require(ledger.store as? DatabaseLedgerStore)
+            // Back to v1: the tables v2 made, and its bookkeeping row, gone.
+            try await current.driver.write { connection in
+                for sql in ["DROP TABLE ledger_transaction_snapshots", "DROP TABLE ledger_renewal_snapshots",
+                            "DELETE FROM ledger_schema_migrations WHERE identifier = 'v2-snapshots'"] {
+                    _ = try connection.execute(sql, [])
+                }
+            }
+            #expect(try await current.appliedMigrations() == ["v1-transactions-credits-users"])
+
+            let reopened = try #require(try await database.openStore() as? DatabaseLedgerStore)
+            #expect(try await reopened.appliedMigrations() == ["v1-transactions-credits-users", "v2-snapshots"])
+            let upgraded = Ledger(store: reopened)
+            #expect(try await upgraded.credits(of: "alice").map(\.transactionId) == ["5"])
+            let refunded = try #require(LedgerTransaction(signedTransaction: try Self.transaction(
+                "5", original: "5", bought: Self.t0, expires: Self.t0 + 30 * Self.day, revoked: Self.t0 + Self.day, signed: Self.t0 + Self.day)))
+            try await upgraded.record(seen: [refunded])
+            #expect(try await upgraded.revokedCredits().map(\.revokedAt) == [Self.t0 + Self.day])
+            #expect(try await upgraded.subscription(originalTransactionId: "5", at: Self.t0 + 2 * Self.day)?.status == .revoked)
+        }
+    }
+}
