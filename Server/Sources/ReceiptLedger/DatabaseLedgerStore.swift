@@ -42,6 +42,28 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
         }
     }
 
+    public func subscriptions(ownedBy user: String) async throws(LedgerError) -> SubscriptionSnapshots {
+        try await read { connection in
+            var snapshots = SubscriptionSnapshots()
+            for row in try connection.rows(LedgerSQL.transactionSnapshotsOwnedBy, .text(user), .text(user)) {
+                snapshots.record(try SignedTransaction(snapshotBytes: row.requiredBytes(0)))
+            }
+            for row in try connection.rows(LedgerSQL.renewalSnapshotsOwnedBy, .text(user), .text(user)) {
+                snapshots.record(try SignedRenewalInfo(snapshotBytes: row.requiredBytes(0)))
+            }
+            return snapshots
+        }
+    }
+
+    public func owner(ofSubscription originalTransactionId: String) async throws(LedgerError) -> String? {
+        try await read { connection in
+            if let credited = try connection.rows(LedgerSQL.ownerOfSubscription, .text(originalTransactionId)).first {
+                return try credited.requiredText(0)
+            }
+            return try connection.rows(LedgerSQL.tokenOwnerOfSubscription, .text(originalTransactionId)).first?.requiredText(0)
+        }
+    }
+
     public func recordAndClaim(
         _ seen: [LedgerTransaction], claiming transactionIds: [String], for user: String, at now: Date
     ) async throws(LedgerError) -> ClaimAnswer {
@@ -49,27 +71,37 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
         return try await write { connection in
             try Self.record(seen, at: now, on: connection)
             // Every binding first, so that a mismatch credits nothing of the request (a token recorded
-            // by a racing request after this read is still refused by the insert's own condition).
+            // by a racing request after this read is still refused by the inserts' own condition).
+            // A subscription's tokens all count: its renewals belong to whoever its purchase does.
+            var subscriptionKeys: [String: String] = [:]
             for id in transactionIds {
-                guard let row = try connection.rows(LedgerSQL.tokenOwner, .text(id)).first else { continue }
-                if try row.text(0) != nil, !Ledger.isSameUser(try row.text(1), user) {
-                    return .appAccountTokenMismatch(transactionId: id)
+                for row in try connection.rows(LedgerSQL.subscriptionTokens, .text(id)) {
+                    subscriptionKeys[id] = try row.text(0)
+                    if try row.text(1) != nil, !Ledger.isSameUser(try row.text(2), user) {
+                        return .appAccountTokenMismatch(transactionId: id)
+                    }
                 }
             }
-            // Under READ COMMITTED an insert that conflicts with another's uncommitted credit waits
-            // for its commit, and the holder is then read from a fresh snapshot; SQLite has one writer.
+            // Owners, then credits, each in key order. Under READ COMMITTED an insert that conflicts
+            // with another's uncommitted one waits for its commit, and the next statement reads a
+            // fresh snapshot; SQLite has one writer.
+            for id in Self.inKeyOrder(transactionIds, key: { subscriptionKeys[$0] ?? $0 }) {
+                try connection.send(LedgerStatement(sql: LedgerSQL.claimSubscription,
+                                                    values: [.text(user), .integer(creditedAt), .text(id), .text(user)]))
+            }
             var isNew = [Bool](repeating: false, count: transactionIds.count)
             for index in Self.inKeyOrder(Array(transactionIds.indices), key: { transactionIds[$0] }) {
                 let id = transactionIds[index]
-                isNew[index] = try connection.run(LedgerSQL.insertCredit, .text(user), .integer(creditedAt), .text(id), .text(user)) == 1
+                isNew[index] = try connection.run(LedgerSQL.insertCredit, .text(user), .integer(creditedAt), .text(id), .text(user),
+                                                  .text(user)) == 1
             }
             return .claimed(try transactionIds.indices.map { index in
                 let id = transactionIds[index]
                 // Whoever holds it now: this user if the insert happened, else the first credit's,
-                // else nobody (revoked before any credit).
+                // else nobody (revoked before any credit, or its subscription is someone else's).
                 let state = try connection.rows(LedgerSQL.claimState, .text(id)).first
                 return CreditClaim(transactionId: id, holder: try state?.text(0), isNew: isNew[index],
-                                   isRevoked: try state?.integer(1) != nil)
+                                   isRevoked: try state?.integer(1) != nil, subscriptionOwner: try state?.text(2))
             })
         }
     }

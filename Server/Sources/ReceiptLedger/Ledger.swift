@@ -22,6 +22,17 @@ public struct Ledger: Sendable {
         try await store.recordSeen(transactions, renewalInfos: renewalInfos, at: now())
     }
 
+    /// Every subscription and non-consumable `user` owns (`LedgerStore.subscriptions(ownedBy:)`),
+    /// expired ones included, at `instant`, sorted by product id then original transaction id.
+    public func entitlements(of user: String, at instant: Date) async throws(LedgerError) -> [SubscriptionState] {
+        try await store.subscriptions(ownedBy: user).subscriptions(at: instant)
+    }
+
+    /// Who owns the subscription `originalTransactionId` (`LedgerStore.owner(ofSubscription:)`).
+    public func owner(ofSubscription originalTransactionId: String) async throws(LedgerError) -> String? {
+        try await store.owner(ofSubscription: originalTransactionId)
+    }
+
     /// The subscription (or non-consumable) `originalTransactionId` at `instant`, by the library's
     /// `SubscriptionRules` over the snapshots held; nil when the ledger holds none of it, or it is
     /// neither (a consumable, a non-renewing subscription, a receipt purchase without an expiry).
@@ -36,7 +47,8 @@ public struct Ledger: Sendable {
     /// or learnt earlier) is never credited: it is listed as `revoked`.
     ///
     /// Throws `transactionNotInInput` when the requested id is not in the input,
-    /// `creditedToAnotherUser` when the requested transaction is held by someone else,
+    /// `creditedToAnotherUser` when the requested transaction is held by someone else, or belongs
+    /// to a subscription someone else owns (a renewal of another user's purchase),
     /// `transactionRevoked` when it was revoked before anyone was credited, and
     /// `appAccountTokenMismatch` (before anything is credited) when a transaction to credit carries
     /// an appAccountToken that is not bound to `user`.
@@ -71,6 +83,9 @@ public struct Ledger: Sendable {
                 }
             } else if claim.isRevoked {
                 outcome.revoked.append(claim.transactionId)
+            } else if let owner = claim.subscriptionOwner, !Self.isSameUser(owner, user) {
+                // A renewal or another purchase of a subscription someone else owns.
+                outcome.conflicts.append(claim.transactionId)
             } else {
                 // Not revoked, held by nobody, yet not credited: a racing request recorded an
                 // appAccountToken of someone else's after the store's check.

@@ -6,8 +6,8 @@ import ReceiptParser
 enum LedgerSQL {
     static let insertSeen = """
         INSERT INTO ledger_transactions (transaction_id, original_transaction_id, product_id, bundle_id,
-            environment, purchase_date_ms, expires_date_ms, source, app_account_token, first_seen_at_ms)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            environment, purchase_date_ms, expires_date_ms, source, app_account_token, first_seen_at_ms, subscription_key)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (transaction_id) DO UPDATE SET app_account_token = excluded.app_account_token
         WHERE ledger_transactions.app_account_token IS NULL AND excluded.app_account_token IS NOT NULL
         """
@@ -58,42 +58,90 @@ enum LedgerSQL {
         SELECT snapshot FROM ledger_transaction_snapshots WHERE original_transaction_id = ? ORDER BY transaction_id
         """
     static let renewalSnapshot = "SELECT snapshot FROM ledger_renewal_snapshots WHERE original_transaction_id = ?"
-    // The row to insert comes from the seen transaction, and only while it is not revoked (a refund
-    // before any credit means never) and its appAccountToken, as recorded from any input, is
-    // none or this user's: the database itself refuses the wrong user, also racing another request.
+    /// Whether the transaction `t` may go to the user bound in second place: it is not revoked (a
+    /// refund before any credit means never), and no transaction of its subscription carries an
+    /// appAccountToken, as recorded from any input, other than this user's. The database itself
+    /// refuses the wrong user, also racing another request.
+    private static let creditable = """
+        t.revoked_at_ms IS NULL
+            AND NOT EXISTS (SELECT 1 FROM ledger_transactions x
+                WHERE x.subscription_key = t.subscription_key AND x.app_account_token IS NOT NULL
+                    AND x.app_account_token NOT IN (SELECT u.app_account_token FROM ledger_users u WHERE u.user_id = ?))
+        """
+    /// The subscription's first credited user owns it, and all its renewals, from then on.
+    static let claimSubscription = """
+        INSERT INTO ledger_subscription_owners (subscription_key, user_id, since_ms)
+        SELECT t.subscription_key, ?, ? FROM ledger_transactions t
+        WHERE t.transaction_id = ? AND \(creditable)
+        ON CONFLICT (subscription_key) DO NOTHING
+        """
+    /// A credit goes only to the subscription's owner.
     static let insertCredit = """
         INSERT INTO ledger_credits (transaction_id, user_id, credited_at_ms)
         SELECT t.transaction_id, ?, ? FROM ledger_transactions t
-        WHERE t.transaction_id = ? AND t.revoked_at_ms IS NULL
-            AND (t.app_account_token IS NULL
-                OR t.app_account_token IN (SELECT u.app_account_token FROM ledger_users u WHERE u.user_id = ?))
+        WHERE t.transaction_id = ? AND \(creditable)
+            AND EXISTS (SELECT 1 FROM ledger_subscription_owners o WHERE o.subscription_key = t.subscription_key AND o.user_id = ?)
         ON CONFLICT (transaction_id) DO NOTHING
         """
-    /// Who holds a transaction's credit (NULL: nobody) and whether it is revoked.
+    /// Who holds a transaction's credit (NULL: nobody), whether it is revoked, and who owns its
+    /// subscription (NULL: nobody).
     static let claimState = """
-        SELECT c.user_id, t.revoked_at_ms FROM ledger_transactions t
+        SELECT c.user_id, t.revoked_at_ms, o.user_id FROM ledger_transactions t
         LEFT JOIN ledger_credits c ON c.transaction_id = t.transaction_id
+        LEFT JOIN ledger_subscription_owners o ON o.subscription_key = t.subscription_key
         WHERE t.transaction_id = ?
         """
-    /// A transaction's recorded appAccountToken and the user bound to it (NULL: nobody).
-    static let tokenOwner = """
-        SELECT t.app_account_token, u.user_id FROM ledger_transactions t
-        LEFT JOIN ledger_users u ON u.app_account_token = t.app_account_token
+    /// A transaction's subscription key, and every appAccountToken recorded on its subscription
+    /// with the user bound to it (NULL: nobody); no token, one row of NULLs.
+    static let subscriptionTokens = """
+        SELECT t.subscription_key, x.app_account_token, u.user_id FROM ledger_transactions t
+        LEFT JOIN ledger_transactions x ON x.subscription_key = t.subscription_key AND x.app_account_token IS NOT NULL
+        LEFT JOIN ledger_users u ON u.app_account_token = x.app_account_token
         WHERE t.transaction_id = ?
+        ORDER BY x.transaction_id
         """
     static let insertUser = """
         INSERT INTO ledger_users (user_id, app_account_token) VALUES (?, ?) ON CONFLICT DO NOTHING
         """
     static let tokenOfUser = "SELECT app_account_token FROM ledger_users WHERE user_id = ?"
     static let userOfToken = "SELECT user_id FROM ledger_users WHERE app_account_token = ?"
+    /// Missed orders: never credited, and of a subscription nobody owns, by a credit or by an
+    /// appAccountToken bound to a user.
     static let uncredited = """
         SELECT t.transaction_id, t.original_transaction_id, t.product_id, t.bundle_id, t.environment,
             t.purchase_date_ms, t.expires_date_ms, t.source, t.app_account_token, t.first_seen_at_ms,
             t.revoked_at_ms, t.revocation_reason
         FROM ledger_transactions t LEFT JOIN ledger_credits c ON c.transaction_id = t.transaction_id
         WHERE c.transaction_id IS NULL AND t.first_seen_at_ms < ?
+            AND NOT EXISTS (SELECT 1 FROM ledger_subscription_owners o WHERE o.subscription_key = t.subscription_key)
+            AND NOT EXISTS (SELECT 1 FROM ledger_transactions x JOIN ledger_users u ON u.app_account_token = x.app_account_token
+                WHERE x.subscription_key = t.subscription_key)
         ORDER BY t.first_seen_at_ms, t.transaction_id
         LIMIT ?
+        """
+    /// The subscriptions a user owns: by a credit, or by an appAccountToken bound to them on a
+    /// subscription nobody else was credited.
+    private static let ownedBy = """
+        SELECT o.subscription_key FROM ledger_subscription_owners o WHERE o.user_id = ?
+        UNION SELECT x.subscription_key FROM ledger_users u JOIN ledger_transactions x ON x.app_account_token = u.app_account_token
+        WHERE u.user_id = ? AND NOT EXISTS (SELECT 1 FROM ledger_subscription_owners o2
+            WHERE o2.subscription_key = x.subscription_key AND o2.user_id <> u.user_id)
+        """
+    static let transactionSnapshotsOwnedBy = """
+        SELECT s.snapshot FROM ledger_transaction_snapshots s WHERE s.original_transaction_id IN (\(ownedBy))
+        ORDER BY s.transaction_id
+        """
+    static let renewalSnapshotsOwnedBy = """
+        SELECT r.snapshot FROM ledger_renewal_snapshots r WHERE r.original_transaction_id IN (\(ownedBy))
+        """
+    /// Who owns a subscription: its first credited user, else the user bound to an appAccountToken
+    /// it carries (the first by transaction id).
+    static let ownerOfSubscription = """
+        SELECT user_id FROM ledger_subscription_owners WHERE subscription_key = ?
+        """
+    static let tokenOwnerOfSubscription = """
+        SELECT u.user_id FROM ledger_transactions x JOIN ledger_users u ON u.app_account_token = x.app_account_token
+        WHERE x.subscription_key = ? ORDER BY x.transaction_id LIMIT 1
         """
     static let creditsOfUser = """
         SELECT c.transaction_id, c.user_id, c.credited_at_ms, t.product_id, t.revoked_at_ms, t.revocation_reason
@@ -137,7 +185,7 @@ extension LedgerSQL {
             .integer(transaction.purchaseDate.map(LedgerDate.milliseconds)),
             .integer(transaction.expiresDate.map(LedgerDate.milliseconds)),
             .text(transaction.source.rawValue), .text(transaction.appAccountToken),
-            .integer(LedgerDate.milliseconds(firstSeenAt)),
+            .integer(LedgerDate.milliseconds(firstSeenAt)), .text(transaction.subscriptionKey),
         ])]
         if let snapshot = transaction.snapshot {
             statements.append(LedgerStatement(sql: upsertTransactionSnapshot, values: [

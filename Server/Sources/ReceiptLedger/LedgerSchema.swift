@@ -69,6 +69,31 @@ public enum LedgerSchema {
             )
             """,
         ]),
+        // Ownership follows the original transaction: a subscription (every transaction sharing a
+        // `subscription_key`, its original transaction id or else its own id) belongs to the user
+        // first credited any of it. Ledgers made before take the user of each key's first credit.
+        Migration(identifier: "v3-subscription-owners", statements: [
+            "ALTER TABLE ledger_transactions ADD COLUMN subscription_key TEXT",
+            "UPDATE ledger_transactions SET subscription_key = COALESCE(original_transaction_id, transaction_id)",
+            "CREATE INDEX ledger_transactions_subscription ON ledger_transactions (subscription_key)",
+            "CREATE INDEX ledger_transactions_token ON ledger_transactions (app_account_token)",
+            """
+            CREATE TABLE ledger_subscription_owners (
+                subscription_key TEXT NOT NULL PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                since_ms BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX ledger_subscription_owners_user ON ledger_subscription_owners (user_id)",
+            """
+            INSERT INTO ledger_subscription_owners (subscription_key, user_id, since_ms)
+            SELECT t.subscription_key, c.user_id, c.credited_at_ms
+            FROM ledger_credits c JOIN ledger_transactions t ON t.transaction_id = c.transaction_id
+            WHERE NOT EXISTS (SELECT 1 FROM ledger_credits c2 JOIN ledger_transactions t2 ON t2.transaction_id = c2.transaction_id
+                WHERE t2.subscription_key = t.subscription_key
+                    AND (c2.credited_at_ms < c.credited_at_ms OR (c2.credited_at_ms = c.credited_at_ms AND c2.transaction_id < c.transaction_id)))
+            """,
+        ]),
     ]
 
     /// The migrations a database lacks, in order, each with the `applied_at_ms` to record for it:

@@ -16,10 +16,19 @@ public protocol LedgerStore: Sendable {
     /// transaction under it, by transaction id, and its renewal info; nil when none is held.
     func snapshots(ofSubscription originalTransactionId: String) async throws(LedgerError) -> SubscriptionSnapshots?
 
+    /// The snapshots of every subscription `user` owns: credited to them (any of its
+    /// transactions), or carrying an appAccountToken bound to them when nobody else was credited.
+    func subscriptions(ownedBy user: String) async throws(LedgerError) -> SubscriptionSnapshots
+
+    /// Who owns the subscription `originalTransactionId`: the user credited any of its
+    /// transactions first, else the user bound to an appAccountToken it carries; nil for nobody.
+    func owner(ofSubscription originalTransactionId: String) async throws(LedgerError) -> String?
+
     /// In one database transaction, so that a credit costs one commit: records `seen` as `recordSeen`
     /// does (no renewal info); then, when a transaction of `transactionIds` has a recorded appAccountToken not bound
     /// to `user`, answers `.appAccountTokenMismatch` and credits nothing; else credits each id to
-    /// `user` unless someone holds it or it is revoked, and answers who holds each, in the order asked.
+    /// `user` unless someone holds it, it is revoked, or its subscription (all transactions sharing its
+    /// original transaction id) is another user's, and answers who holds each, in the order asked.
     func recordAndClaim(
         _ seen: [LedgerTransaction], claiming transactionIds: [String], for user: String, at now: Date
     ) async throws(LedgerError) -> ClaimAnswer

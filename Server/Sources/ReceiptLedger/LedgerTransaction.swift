@@ -26,6 +26,9 @@ public struct LedgerTransaction: Sendable, Hashable {
     /// hand, which can only add a revocation.
     public var snapshot: SignedTransaction?
 
+    /// The original transaction id its subscription is known by: its own id when it names none.
+    public var subscriptionKey: String { originalTransactionId ?? transactionId }
+
     public init(
         transactionId: String, originalTransactionId: String? = nil, productId: String? = nil,
         bundleId: String? = nil, environment: String, purchaseDate: Date? = nil, expiresDate: Date? = nil,

@@ -12,8 +12,8 @@ struct LedgerDriverTests {
         #expect(LedgerPlaceholders.numbered.render(sql) == "UPDATE t SET a = $1, b = $2 WHERE c = $3")
     }
 
-    /// A credit of three transactions given out of order: sightings and credits are written in key
-    /// order on both databases (so that overlapping requests wait instead of deadlocking), the
+    /// A credit of three transactions given out of order: sightings, owners and credits are written
+    /// in key order on both databases (so that overlapping requests wait instead of deadlocking), the
     /// bindings are checked and the claims answered in the order asked.
     @Test(arguments: StoreKind.allCases) func aCreditRunsTheSameStatementsInKeyOrderOnEveryDatabase(_ kind: StoreKind) async throws {
         try await withLedger(kind) { ledger, _ in
@@ -23,12 +23,14 @@ struct LedgerDriverTests {
             #expect(outcome == CreditOutcome(credited: ["1002", "1000", "1001"]))
 
             let placeholders = Self.placeholders(kind)
-            let expected = [LedgerSQL.insertSeen, LedgerSQL.tokenOwner, LedgerSQL.insertCredit, LedgerSQL.claimState]
+            let expected = [LedgerSQL.insertSeen, LedgerSQL.subscriptionTokens, LedgerSQL.claimSubscription, LedgerSQL.insertCredit,
+                            LedgerSQL.claimState]
                 .flatMap { Array(repeating: placeholders.render($0), count: 3) }
             #expect(log.statements == expected)
             #expect(log.values(of: placeholders.render(LedgerSQL.insertSeen), at: 0) == ["1000", "1001", "1002"].map(LedgerValue.text))
             #expect(log.values(of: placeholders.render(LedgerSQL.insertCredit), at: 2) == ["1000", "1001", "1002"].map(LedgerValue.text))
-            #expect(log.values(of: placeholders.render(LedgerSQL.tokenOwner), at: 0) == ["1002", "1000", "1001"].map(LedgerValue.text))
+            #expect(log.values(of: placeholders.render(LedgerSQL.subscriptionTokens), at: 0) == ["1002", "1000", "1001"].map(LedgerValue.text))
+            #expect(log.values(of: placeholders.render(LedgerSQL.claimSubscription), at: 2) == ["1000", "1001", "1002"].map(LedgerValue.text))
             #expect(log.values(of: placeholders.render(LedgerSQL.claimState), at: 0) == ["1002", "1000", "1001"].map(LedgerValue.text))
         }
     }

@@ -125,32 +125,39 @@ struct LedgerSnapshotTests {
 }
 
 extension LedgerSnapshotTests {
-    /// A ledger made before snapshots existed (v1 only) gets v2 on opening, keeps its rows, and a
-    /// snapshot then decides its revocations like any other.
+    /// A ledger made before snapshots and owners existed (v1 only) gets v2 and v3 on opening,
+    /// keeps its rows, its credits' users own their subscriptions, and a snapshot then decides
+    /// revocations like any other.
     @Test(arguments: StoreKind.allCases) func aV1LedgerIsUpgradedInPlace(_ store: StoreKind) async throws {
         try await withLedger(store) { ledger, database in
             let purchase = try #require(LedgerTransaction(signedTransaction: try Self.transaction(
                 "5", original: "5", bought: Self.t0, expires: Self.t0 + 30 * Self.day, signed: Self.t0)))
             _ = try await ledger.credit(user: "alice", transactions: [purchase])
             let current = try #require(ledger.store as? DatabaseLedgerStore)
-            // Back to v1: the tables v2 made, and its bookkeeping row, gone.
+            // Back to v1: what v2 and v3 made, and their bookkeeping rows, gone.
             try await current.driver.write { connection in
                 for sql in ["DROP TABLE ledger_transaction_snapshots", "DROP TABLE ledger_renewal_snapshots",
-                            "DELETE FROM ledger_schema_migrations WHERE identifier = 'v2-snapshots'"] {
+                            "DROP TABLE ledger_subscription_owners", "DROP INDEX ledger_transactions_subscription",
+                            "DROP INDEX ledger_transactions_token", "ALTER TABLE ledger_transactions DROP COLUMN subscription_key",
+                            "DELETE FROM ledger_schema_migrations WHERE identifier <> 'v1-transactions-credits-users'"] {
                     _ = try connection.execute(sql, [])
                 }
             }
             #expect(try await current.appliedMigrations() == ["v1-transactions-credits-users"])
 
             let reopened = try #require(try await database.openStore() as? DatabaseLedgerStore)
-            #expect(try await reopened.appliedMigrations() == ["v1-transactions-credits-users", "v2-snapshots"])
+            #expect(try await reopened.appliedMigrations() == LedgerSchema.migrations.map(\.identifier))
             let upgraded = Ledger(store: reopened)
             #expect(try await upgraded.credits(of: "alice").map(\.transactionId) == ["5"])
+            #expect(try await upgraded.owner(ofSubscription: "5") == "alice")
+            let renewal = try #require(LedgerTransaction(signedTransaction: try Self.transaction(
+                "6", original: "5", bought: Self.t0 + 30 * Self.day, expires: Self.t0 + 60 * Self.day, signed: Self.t0 + 30 * Self.day)))
+            #expect(try await upgraded.credit(user: "bob", transactions: [renewal]) == CreditOutcome(conflicts: ["6"]))
             let refunded = try #require(LedgerTransaction(signedTransaction: try Self.transaction(
                 "5", original: "5", bought: Self.t0, expires: Self.t0 + 30 * Self.day, revoked: Self.t0 + Self.day, signed: Self.t0 + Self.day)))
             try await upgraded.record(seen: [refunded])
             #expect(try await upgraded.revokedCredits().map(\.revokedAt) == [Self.t0 + Self.day])
-            #expect(try await upgraded.subscription(originalTransactionId: "5", at: Self.t0 + 2 * Self.day)?.status == .revoked)
+            #expect(try await upgraded.subscription(originalTransactionId: "5", at: Self.t0 + 2 * Self.day)?.status == .active)
         }
     }
 }

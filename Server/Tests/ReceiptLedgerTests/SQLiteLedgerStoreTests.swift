@@ -9,10 +9,10 @@ struct SQLiteLedgerStoreTests {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("ledger.sqlite").path
             let first = try SQLiteLedgerStore(path: path)
-            #expect(try await first.appliedMigrations() == ["v1-transactions-credits-users", "v2-snapshots"])
+            #expect(try await first.appliedMigrations() == ["v1-transactions-credits-users", "v2-snapshots", "v3-subscription-owners"])
             try first.close()
             let reopened = try SQLiteLedgerStore(path: path)
-            #expect(try await reopened.appliedMigrations() == ["v1-transactions-credits-users", "v2-snapshots"])
+            #expect(try await reopened.appliedMigrations() == ["v1-transactions-credits-users", "v2-snapshots", "v3-subscription-owners"])
             try reopened.close()
         }
     }
@@ -83,7 +83,7 @@ struct SQLiteLedgerStoreTests {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("ledger.sqlite").path
             // The schema takes a few pages; the cap leaves room for a handful of rows only.
-            let store = try SQLiteLedgerStore(path: path, maxPageCount: 18)
+            let store = try SQLiteLedgerStore(path: path, maxPageCount: 24)
             let ledger = Ledger(store: store)
             let bulky = (0..<200).map { receiptTransaction("tx-\($0)", product: String(repeating: "p", count: 400)) }
             let message = try #require(await storageFailure { _ = try await ledger.credit(user: "alice", transactions: bulky) })
