@@ -7,7 +7,8 @@ import ReceiptParser
 /// that token. Feed it only transactions from input the server has verified.
 public struct Ledger: Sendable {
     public let store: any LedgerStore
-    private let now: @Sendable () -> Date
+    /// The ledger's clock: "now" for its records, and for a status asked without an instant.
+    public let now: @Sendable () -> Date
 
     /// `now` is the clock for "first seen", "credited at" and `uncredited(olderThan:)`; tests pass their own.
     public init(store: any LedgerStore, now: @escaping @Sendable () -> Date = { Date() }) {

@@ -69,6 +69,13 @@ extension SubscriptionState: JSONWritable {
     /// every member always there, `null` when unknown; dates RFC 3339 with milliseconds.
     public func write(to json: inout JSONWriter) {
         json.beginObject()
+        writeMembers(to: &json)
+        json.endObject()
+    }
+
+    /// The entry's members without the braces, for an answer that adds its own (receipt-server's
+    /// `owner`).
+    public func writeMembers(to json: inout JSONWriter) {
         json.nullable("productId", productId) { $0.string($1) }
         json.nullable("type", type) { $0.string($1.rawValue) }
         json.key("originalTransactionId")
@@ -89,7 +96,6 @@ extension SubscriptionState: JSONWritable {
         json.nullable("autoRenewProductId", autoRenewProductId) { $0.string($1) }
         json.nullable("ownershipType", ownershipType) { $0.string($1.rawValue) }
         json.nullable("environment", environment) { $0.string($1) }
-        json.endObject()
     }
 }
 

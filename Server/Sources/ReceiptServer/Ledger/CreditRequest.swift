@@ -23,7 +23,7 @@ struct CreditRequest: Sendable {
     init(body: [UInt8]) throws(Refusal) {
         let value = try LedgerRequestBody.object(body, members: Self.members,
                                                  expected: "a credit names user, receipt-data or signedTransaction, and optionally transactionId")
-        user = try LedgerUserID.validated(try Self.string("user", in: value) ?? "")
+        user = try LedgerIdentifier.validated(try Self.string("user", in: value) ?? "")
         transactionId = try Self.string("transactionId", in: value)
         if transactionId?.isEmpty == true { throw .invalid(member: "transactionId", "the transaction id is empty") }
         switch (try Self.string("receipt-data", in: value), try Self.string("signedTransaction", in: value)) {

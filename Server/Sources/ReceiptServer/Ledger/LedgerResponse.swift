@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import ReceiptLedger
 import ReceiptParser
@@ -77,6 +78,34 @@ enum LedgerResponse {
             }
             json.endArray()
             json.member("user", user)
+            json.endObject()
+        }
+    }
+}
+
+extension LedgerResponse {
+    /// `GET /v1/users/{user}/entitlements`: `{"at":T,"entitlements":[ENTRY…],"user":USER}`, each
+    /// ENTRY the library's `SubscriptionState` JSON (every member, `null` when unknown).
+    static func entitlements(_ entries: [SubscriptionState], user: String, at instant: Date) -> Response {
+        Response.json { json in
+            json.beginObject()
+            json.member("at", milliseconds: instant)
+            json.key("entitlements")
+            json.beginArray()
+            for entry in entries { entry.write(to: &json) }
+            json.endArray()
+            json.member("user", user)
+            json.endObject()
+        }
+    }
+
+    /// `GET /v1/subscriptions/{originalTransactionId}`: one ENTRY and `"owner"` (a user or `null`).
+    static func subscription(_ entry: SubscriptionState, owner: String?) -> Response {
+        Response.json { json in
+            json.beginObject()
+            entry.writeMembers(to: &json)
+            json.key("owner")
+            if let owner { json.string(owner) } else { json.null() }
             json.endObject()
         }
     }

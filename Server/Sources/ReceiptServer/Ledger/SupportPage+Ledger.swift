@@ -81,7 +81,7 @@ extension ServerLedger {
         var user: String?
         if let given = try? SupportPage.formValue(named: "user", in: body), !given.isEmpty {
             do throws(Refusal) {
-                user = try LedgerUserID.validated(given)
+                user = try LedgerIdentifier.validated(given)
             } catch {
                 return (.badRequest, .refused("The user id is refused: \(error.reason)"))
             }

@@ -8,6 +8,8 @@ import ReceiptLedger
 /// - `GET /v1/uncredited?olderThan=SECONDS&limit=N`: the missed orders.
 /// - `GET /v1/users/{user}/credits?limit=N`: a user's credits.
 /// - `GET /v1/revoked?limit=N`: credits whose transaction was refunded or revoked.
+/// - `GET /v1/users/{user}/entitlements?at=T`: every subscription and non-consumable the user owns.
+/// - `GET /v1/subscriptions/{originalTransactionId}?at=T`: one subscription, and its owner.
 struct LedgerRoutes {
     let service: ReceiptService
     let ledger: ServerLedger
@@ -34,7 +36,7 @@ struct LedgerRoutes {
         }
 
         routes.put("v1/users/:user") { request, context in
-            let user = try LedgerUserID.fromPath(context.parameters.get("user"))
+            let user = try LedgerIdentifier.fromPath(context.parameters.get("user"))
             let body = try await service.readBody(request)
             let token = try AppAccountTokenBinding.appAccountToken(in: body)
             try await metrics.ledgerOperation("bind") { () async throws(LedgerError) in try await ledger.bind(user: user, appAccountToken: token) }
@@ -42,7 +44,7 @@ struct LedgerRoutes {
         }
 
         routes.get("v1/uncredited") { request, _ in
-            let query = try LedgerListingQuery(request.uri, acceptsOlderThan: true)
+            let query = try LedgerQuery(request.uri, accepting: [.limit, .olderThan])
             let rows = try await metrics.ledgerOperation("uncredited") { () async throws(LedgerError) in
                 try await ledger.uncredited(olderThan: TimeInterval(query.olderThanSeconds), limit: query.limit)
             }
@@ -50,8 +52,8 @@ struct LedgerRoutes {
         }
 
         routes.get("v1/users/:user/credits") { request, context in
-            let user = try LedgerUserID.fromPath(context.parameters.get("user"))
-            let query = try LedgerListingQuery(request.uri)
+            let user = try LedgerIdentifier.fromPath(context.parameters.get("user"))
+            let query = try LedgerQuery(request.uri, accepting: [.limit])
             let credits = try await metrics.ledgerOperation("credits") { () async throws(LedgerError) in
                 try await ledger.credits(of: user, limit: query.limit)
             }
@@ -59,11 +61,33 @@ struct LedgerRoutes {
         }
 
         routes.get("v1/revoked") { request, _ in
-            let query = try LedgerListingQuery(request.uri)
+            let query = try LedgerQuery(request.uri, accepting: [.limit])
             let revoked = try await metrics.ledgerOperation("revoked") { () async throws(LedgerError) in
                 try await ledger.revokedCredits(limit: query.limit)
             }
             return LedgerResponse.credits(revoked, listedAs: "revoked")
+        }
+
+        routes.get("v1/users/:user/entitlements") { request, context in
+            let user = try LedgerIdentifier.fromPath(context.parameters.get("user"))
+            let instant = try LedgerQuery(request.uri, accepting: [.at]).at ?? ledger.now()
+            let entitlements = try await metrics.ledgerOperation("entitlements") { () async throws(LedgerError) in
+                try await ledger.entitlements(of: user, at: instant)
+            }
+            return LedgerResponse.entitlements(entitlements, user: user, at: instant)
+        }
+
+        routes.get("v1/subscriptions/:originalTransactionId") { request, context in
+            let id = try LedgerIdentifier.fromPath(context.parameters.get("originalTransactionId"), member: "originalTransactionId")
+            let instant = try LedgerQuery(request.uri, accepting: [.at]).at ?? ledger.now()
+            let (state, owner) = try await metrics.ledgerOperation("subscription") { () async throws(LedgerError) in
+                (try await ledger.subscription(originalTransactionId: id, at: instant), try await ledger.owner(ofSubscription: id))
+            }
+            guard let state else {
+                throw Refusal(.notFound, code: "notFound", reason: "the ledger holds no subscription or non-consumable with this original transaction id",
+                              member: "originalTransactionId")
+            }
+            return LedgerResponse.subscription(state, owner: owner)
         }
         return routes
     }
