@@ -22,11 +22,26 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
     }
 
     public func recordSeen(_ transactions: [LedgerTransaction], renewalInfos: [SignedRenewalInfo], at now: Date) async throws(LedgerError) {
+        try await write { connection in try Self.record(transactions, renewalInfos: renewalInfos, at: now, on: connection) }
+    }
+
+    public func recordNotification(_ notification: LedgerNotification, seen: [LedgerTransaction], renewalInfo: SignedRenewalInfo?,
+                                   at now: Date) async throws(LedgerError) {
+        let renewalInfos = renewalInfo.map { [$0] } ?? []
         try await write { connection in
-            try Self.record(transactions, at: now, on: connection)
-            for statement in Self.inKeyOrder(renewalInfos, key: { $0.originalTransactionId ?? "" }).compactMap(LedgerSQL.recordRenewal) {
-                try connection.send(statement)
+            try Self.record(seen, renewalInfos: renewalInfos, at: now, on: connection)
+            try connection.send(LedgerSQL.logNotification(notification, transaction: seen.first?.snapshot, renewalInfo: renewalInfo, at: now))
+        }
+    }
+
+    public func notifications(originalTransactionId: String?, limit: Int) async throws(LedgerError) -> [LoggedNotification] {
+        try await read { connection in
+            let rows = if let originalTransactionId {
+                try connection.rows(LedgerSQL.notificationsOfSubscription, .text(originalTransactionId), .integer(Int64(limit)))
+            } else {
+                try connection.rows(LedgerSQL.notifications, .integer(Int64(limit)))
             }
+            return try rows.map(LedgerRows.notification)
         }
     }
 
@@ -69,7 +84,7 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
     ) async throws(LedgerError) -> ClaimAnswer {
         let creditedAt = LedgerDate.milliseconds(now)
         return try await write { connection in
-            try Self.record(seen, at: now, on: connection)
+            try Self.record(seen, renewalInfos: [], at: now, on: connection)
             // Every binding first, so that a mismatch credits nothing of the request (a token recorded
             // by a racing request after this read is still refused by the inserts' own condition).
             // A subscription's tokens all count: its renewals belong to whoever its purchase does.
@@ -153,11 +168,15 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
 
     /// Sightings in key order, as every write here takes its rows. Their answers are not needed,
     /// so a database that can does not wait for them (PostgreSQL: one round trip less each).
-    private static func record(_ transactions: [LedgerTransaction], at now: Date, on connection: any LedgerConnection) throws {
+    private static func record(_ transactions: [LedgerTransaction], renewalInfos: [SignedRenewalInfo], at now: Date,
+                               on connection: any LedgerConnection) throws {
         for transaction in inKeyOrder(transactions, key: \.transactionId) {
             for statement in LedgerSQL.recordSeen(transaction, firstSeenAt: now) {
                 try connection.send(statement)
             }
+        }
+        for statement in inKeyOrder(renewalInfos, key: { $0.originalTransactionId ?? "" }).compactMap(LedgerSQL.recordRenewal) {
+            try connection.send(statement)
         }
     }
 

@@ -143,23 +143,33 @@ public struct Ledger: Sendable {
     /// Records what a verified App Store Server Notification means (`LedgerNotificationEffect`), in
     /// one write: its transaction seen, with its snapshot and the notification's renewal info; and,
     /// if that snapshot is the latest held, revoked (REFUND, REVOKE) or its revocation cleared
-    /// (REFUND_REVERSED): a retry of an older notification changes nothing. Answers the effect;
-    /// nil, with nothing recorded, when the transaction has no id. Feed it only notifications the
-    /// server has verified.
+    /// (REFUND_REVERSED): a retry of an older notification changes nothing. The notification is
+    /// logged by its `notificationUUID` in the same write (`notifications(originalTransactionId:limit:)`).
+    /// Answers the effect; nil when it has no transaction with an id (its renewal info and log
+    /// entry are still recorded). Feed it only notifications the server has verified.
     @discardableResult
     public func apply(
-        notification: ServerNotification, transaction: SignedTransaction, renewalInfo: SignedRenewalInfo? = nil
+        notification: ServerNotification, transaction: SignedTransaction?, renewalInfo: SignedRenewalInfo? = nil
     ) async throws(LedgerError) -> LedgerNotificationEffect? {
-        guard let effect = LedgerNotificationEffect(notification: notification, transaction: transaction, receivedAt: now()) else {
-            return nil
+        let receivedAt = now()
+        let effect = transaction.flatMap { LedgerNotificationEffect(notification: notification, transaction: $0, receivedAt: receivedAt) }
+        var seen = effect.map { [$0.transaction] } ?? []
+        if case .revoke(let date, let reason)? = effect?.action {
+            seen[0].revocationDate = date
+            seen[0].revocationReason = reason
         }
-        var seen = effect.transaction
-        if case .revoke(let date, let reason) = effect.action {
-            seen.revocationDate = date
-            seen.revocationReason = reason
+        if let logged = LedgerNotification(notification, transaction: transaction, renewalInfo: renewalInfo) {
+            try await store.recordNotification(logged, seen: seen, renewalInfo: renewalInfo, at: receivedAt)
+        } else if !seen.isEmpty || renewalInfo != nil {
+            try await store.recordSeen(seen, renewalInfos: renewalInfo.map { [$0] } ?? [], at: receivedAt)
         }
-        try await record(seen: [seen], renewalInfos: renewalInfo.map { [$0] } ?? [])
         return effect
+    }
+
+    /// The notifications logged, about the subscription `originalTransactionId` when given, most
+    /// recently received first, at most `limit`.
+    public func notifications(originalTransactionId: String? = nil, limit: Int = defaultLimit) async throws(LedgerError) -> [LoggedNotification] {
+        try await store.notifications(originalTransactionId: originalTransactionId, limit: max(0, limit))
     }
 
     /// Credits whose transaction was later revoked, for the team to claw back; most recent first,

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The one place that turns the rows of `LedgerSQL.uncredited`, `creditsOfUser` and `revokedCredits`
+/// The one place that turns the rows of `LedgerSQL.uncredited`, `creditsOfUser`, `revokedCredits` and `notifications`
 /// into values, whatever the database; the column numbers follow those statements' SELECT lists.
 enum LedgerRows {
     static func seenTransaction(_ row: LedgerRow) throws -> SeenTransaction {
@@ -17,6 +17,16 @@ enum LedgerRows {
             revokedAt: try row.integer(10).map(LedgerDate.date),
             revocationReason: try row.text(11)
         )
+    }
+
+    static func notification(_ row: LedgerRow) throws -> LoggedNotification {
+        LoggedNotification(
+            notification: LedgerNotification(
+                notificationUUID: try row.requiredText(0), notificationType: try row.text(1), subtype: try row.text(2),
+                signedDate: try row.integer(3).map(LedgerDate.date), originalTransactionId: try row.text(4),
+                transactionId: try row.text(5)),
+            deliveries: Int(try row.requiredInteger(6)), stale: try row.requiredInteger(7) != 0,
+            firstReceivedAt: LedgerDate.date(try row.requiredInteger(8)), lastReceivedAt: LedgerDate.date(try row.requiredInteger(9)))
     }
 
     static func credit(_ row: LedgerRow) throws -> Credit {

@@ -211,4 +211,41 @@ extension LedgerSQL {
             .text(original), .integer(LedgerDate.milliseconds(renewalInfo.signedDate ?? .distantPast)), .bytes(renewalInfo.snapshotBytes),
         ])
     }
+
+    /// Logging a notification: its first delivery with whether it was stale (it carried snapshots,
+    /// and none of them is the one held after recording them); a repeat counts a delivery.
+    static func logNotification(_ notification: LedgerNotification, transaction: SignedTransaction?,
+                                renewalInfo: SignedRenewalInfo?, at now: Date) -> LedgerStatement {
+        let received = LedgerDate.milliseconds(now)
+        return LedgerStatement(sql: insertNotification, values: [
+            .text(notification.notificationUUID), .text(notification.notificationType), .text(notification.subtype),
+            .integer(notification.signedDate.map(LedgerDate.milliseconds)), .text(notification.originalTransactionId),
+            .text(notification.transactionId),
+            .text(transaction?.transactionId), .bytes(transaction?.snapshotBytes),
+            .text(renewalInfo?.originalTransactionId), .bytes(renewalInfo?.snapshotBytes),
+            .integer(transaction == nil && renewalInfo == nil ? 0 : 1),
+            .integer(received), .integer(received),
+        ])
+    }
+}
+
+extension LedgerSQL {
+    static let insertNotification = """
+        INSERT INTO ledger_notifications (notification_uuid, notification_type, subtype, signed_date_ms,
+            original_transaction_id, transaction_id, deliveries, stale, first_received_at_ms, last_received_at_ms)
+        VALUES (?, ?, ?, ?, ?, ?, 1,
+            CASE WHEN EXISTS (SELECT 1 FROM ledger_transaction_snapshots s WHERE s.transaction_id = ? AND s.snapshot = ?)
+                OR EXISTS (SELECT 1 FROM ledger_renewal_snapshots r WHERE r.original_transaction_id = ? AND r.snapshot = ?)
+                OR ? = 0 THEN 0 ELSE 1 END,
+            ?, ?)
+        ON CONFLICT (notification_uuid) DO UPDATE SET deliveries = ledger_notifications.deliveries + 1,
+            last_received_at_ms = excluded.last_received_at_ms
+        """
+    private static let notificationColumns = """
+        SELECT notification_uuid, notification_type, subtype, signed_date_ms, original_transaction_id, transaction_id,
+            deliveries, stale, first_received_at_ms, last_received_at_ms FROM ledger_notifications
+        """
+    static let notifications = notificationColumns + " ORDER BY first_received_at_ms DESC, notification_uuid LIMIT ?"
+    static let notificationsOfSubscription = notificationColumns
+        + " WHERE original_transaction_id = ? ORDER BY first_received_at_ms DESC, notification_uuid LIMIT ?"
 }

@@ -94,6 +94,25 @@ public enum LedgerSchema {
                     AND (c2.credited_at_ms < c.credited_at_ms OR (c2.credited_at_ms = c.credited_at_ms AND c2.transaction_id < c.transaction_id)))
             """,
         ]),
+        // Every verified notification once, by notificationUUID, with its deliveries.
+        Migration(identifier: "v4-notification-log", statements: [
+            """
+            CREATE TABLE ledger_notifications (
+                notification_uuid TEXT NOT NULL PRIMARY KEY,
+                notification_type TEXT,
+                subtype TEXT,
+                signed_date_ms BIGINT,
+                original_transaction_id TEXT,
+                transaction_id TEXT,
+                deliveries BIGINT NOT NULL,
+                stale BIGINT NOT NULL,
+                first_received_at_ms BIGINT NOT NULL,
+                last_received_at_ms BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX ledger_notifications_received ON ledger_notifications (first_received_at_ms)",
+            "CREATE INDEX ledger_notifications_original ON ledger_notifications (original_transaction_id, first_received_at_ms)",
+        ]),
     ]
 
     /// The migrations a database lacks, in order, each with the `applied_at_ms` to record for it:

@@ -12,6 +12,16 @@ public protocol LedgerStore: Sendable {
     /// add a revocation).
     func recordSeen(_ transactions: [LedgerTransaction], renewalInfos: [SignedRenewalInfo], at now: Date) async throws(LedgerError)
 
+    /// Records a verified notification's sightings as `recordSeen` does and logs it, in one
+    /// database transaction: its first delivery with whether it was stale (every snapshot it
+    /// carried older than the one held), a repeat of its `notificationUUID` as one more delivery.
+    func recordNotification(_ notification: LedgerNotification, seen: [LedgerTransaction], renewalInfo: SignedRenewalInfo?,
+                            at now: Date) async throws(LedgerError)
+
+    /// The logged notifications, about the subscription `originalTransactionId` when given, most
+    /// recently first received first, at most `limit`.
+    func notifications(originalTransactionId: String?, limit: Int) async throws(LedgerError) -> [LoggedNotification]
+
     /// The snapshots held of the subscription (or non-consumable) `originalTransactionId`: every
     /// transaction under it, by transaction id, and its renewal info; nil when none is held.
     func snapshots(ofSubscription originalTransactionId: String) async throws(LedgerError) -> SubscriptionSnapshots?

@@ -13,15 +13,13 @@ public final class SQLiteLedgerStore: DatabaseLedgerStore, @unchecked Sendable {
     /// Opens (creating it if need be) the database at `path` and applies the schema migrations it
     /// lacks. Throws `storageUnavailable` when the file cannot be opened, read or migrated.
     public convenience init(path: String) throws(LedgerError) {
-        try self.init(path: path, maxPageCount: nil)
+        try self.init(path: path, sparePages: nil)
     }
 
-    /// `maxPageCount` caps the file's size for the tests: a full database, even when they run as root.
-    package init(path: String, maxPageCount: Int?) throws(LedgerError) {
+    /// `sparePages` caps the file's size, once migrated, for the tests: a full database, even when
+    /// they run as root, whatever the schema takes.
+    package init(path: String, sparePages: Int?) throws(LedgerError) {
         var configuration = Configuration()
-        if let maxPageCount {
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = \(maxPageCount)") }
-        }
         configuration.label = "ReceiptLedger"
         configuration.foreignKeysEnabled = true
         // Another process writing the same file: wait for it rather than fail at once.
@@ -35,6 +33,12 @@ public final class SQLiteLedgerStore: DatabaseLedgerStore, @unchecked Sendable {
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             let driver = SQLiteLedgerDriver(pool: pool)
             try driver.writeNow { connection in try LedgerMigrator.apply(on: connection, lockedBy: driver.migrationLock) }
+            if let sparePages {
+                try pool.writeWithoutTransaction { db in
+                    let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+                    try db.execute(sql: "PRAGMA max_page_count = \(pages + sparePages)")
+                }
+            }
         } catch {
             throw LedgerError.storage(error, describe: SQLiteLedgerDriver.describe)
         }

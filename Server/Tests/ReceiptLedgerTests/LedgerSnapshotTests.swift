@@ -125,7 +125,7 @@ struct LedgerSnapshotTests {
 }
 
 extension LedgerSnapshotTests {
-    /// A ledger made before snapshots and owners existed (v1 only) gets v2 and v3 on opening,
+    /// A ledger made before snapshots, owners and the notification log existed (v1 only) gets them on opening,
     /// keeps its rows, its credits' users own their subscriptions, and a snapshot then decides
     /// revocations like any other.
     @Test(arguments: StoreKind.allCases) func aV1LedgerIsUpgradedInPlace(_ store: StoreKind) async throws {
@@ -134,10 +134,10 @@ extension LedgerSnapshotTests {
                 "5", original: "5", bought: Self.t0, expires: Self.t0 + 30 * Self.day, signed: Self.t0)))
             _ = try await ledger.credit(user: "alice", transactions: [purchase])
             let current = try #require(ledger.store as? DatabaseLedgerStore)
-            // Back to v1: what v2 and v3 made, and their bookkeeping rows, gone.
+            // Back to v1: what later migrations made, and their bookkeeping rows, gone.
             try await current.driver.write { connection in
                 for sql in ["DROP TABLE ledger_transaction_snapshots", "DROP TABLE ledger_renewal_snapshots",
-                            "DROP TABLE ledger_subscription_owners", "DROP INDEX ledger_transactions_subscription",
+                            "DROP TABLE ledger_subscription_owners", "DROP TABLE ledger_notifications", "DROP INDEX ledger_transactions_subscription",
                             "DROP INDEX ledger_transactions_token", "ALTER TABLE ledger_transactions DROP COLUMN subscription_key",
                             "DELETE FROM ledger_schema_migrations WHERE identifier <> 'v1-transactions-credits-users'"] {
                     _ = try connection.execute(sql, [])

@@ -9,10 +9,10 @@ struct SQLiteLedgerStoreTests {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("ledger.sqlite").path
             let first = try SQLiteLedgerStore(path: path)
-            #expect(try await first.appliedMigrations() == ["v1-transactions-credits-users", "v2-snapshots", "v3-subscription-owners"])
+            #expect(try await first.appliedMigrations() == ["v1-transactions-credits-users", "v2-snapshots", "v3-subscription-owners", "v4-notification-log"])
             try first.close()
             let reopened = try SQLiteLedgerStore(path: path)
-            #expect(try await reopened.appliedMigrations() == ["v1-transactions-credits-users", "v2-snapshots", "v3-subscription-owners"])
+            #expect(try await reopened.appliedMigrations() == ["v1-transactions-credits-users", "v2-snapshots", "v3-subscription-owners", "v4-notification-log"])
             try reopened.close()
         }
     }
@@ -82,8 +82,8 @@ struct SQLiteLedgerStoreTests {
     @Test func aFullDatabaseIsATypedErrorAndWritesNoCredit() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("ledger.sqlite").path
-            // The schema takes a few pages; the cap leaves room for a handful of rows only.
-            let store = try SQLiteLedgerStore(path: path, maxPageCount: 24)
+            // Two pages beyond the schema: room for a handful of rows only.
+            let store = try SQLiteLedgerStore(path: path, sparePages: 2)
             let ledger = Ledger(store: store)
             let bulky = (0..<200).map { receiptTransaction("tx-\($0)", product: String(repeating: "p", count: 400)) }
             let message = try #require(await storageFailure { _ = try await ledger.credit(user: "alice", transactions: bulky) })

@@ -64,7 +64,7 @@ enum LedgerFixtures {
     }
 
     /// A store capped at a few pages, for ``fill(_:)`` to fill.
-    static func smallStore(_ path: String) throws -> any LedgerStore { try SQLiteLedgerStore(path: path, maxPageCount: 24) }
+    static func smallStore(_ path: String) throws -> any LedgerStore { try SQLiteLedgerStore(path: path, sparePages: 2) }
 
     /// Records bulky sightings until the database is full.
     static func fill(_ ledger: Ledger) async {

@@ -79,6 +79,31 @@ struct LedgerNotificationTests {
         }
     }
 
+    /// `GET /v1/notifications`: each notification once with its deliveries; a REFUND first delivered
+    /// after its reversal is stale. A repeat answers 200 like the first delivery.
+    @Test func theNotificationLogCountsDeliveriesAndMarksOldNews() async throws {
+        try await Fixtures.withServer { client, _ in
+            for name in ["notification-refund-reversed.jws", "notification-refund.jws", "notification-refund.jws"] {
+                #expect(try await Self.post(client, name).status == 200)
+            }
+            #expect(try await Self.post(client, "notification-test.jws").status == 200)
+            let all = Fixtures.rows(try await Fixtures.send(client, .get, "/v1/notifications").json, "notifications")
+            #expect(all.count == 3)
+            let answer = try await Fixtures.send(client, .get, "/v1/notifications?originalTransactionId=2000000000000002&limit=10")
+            #expect(answer.status == 200)
+            let rows = Fixtures.rows(answer.json, "notifications")
+            #expect(rows.map { $0["notificationType"] as? String } == ["REFUND", "REFUND_REVERSED"])
+            #expect(rows.map { $0["deliveries"] as? Int } == [2, 1])
+            #expect(rows.map { $0["stale"] as? Bool } == [true, false])
+            #expect(rows.first?["notificationUUID"] as? String == "2f6a0f5e-5d1c-4c0e-9e0a-6f1b2c3d4e07")
+            #expect(rows.first?["signedDate"] as? String == "2025-06-02T08:00:30.000Z")
+            #expect(rows.first?["subtype"] is NSNull)
+            #expect(rows.first?["transactionId"] as? String == "2000000000000002")
+            let unknownParameter = try await Fixtures.send(client, .get, "/v1/notifications?transactionId=1")
+            #expect(unknownParameter.status == 400)
+        }
+    }
+
     /// A revocation of a transaction never credited shows among the missed orders, revoked; without
     /// a revocationDate it is dated by the notification's signedDate.
     @Test func aRevokeOfAnUncreditedTransactionIsAMissedOrderRevoked() async throws {

@@ -22,6 +22,9 @@ import Testing
         func bind(user: String, appAccountToken: String) async throws(LedgerError) { try await fail() }
         func uncredited(firstSeenBefore date: Date, limit: Int) async throws(LedgerError) -> [SeenTransaction] { try await fail() }
         func credits(of user: String, limit: Int) async throws(LedgerError) -> [Credit] { try await fail() }
+        func recordNotification(_ notification: LedgerNotification, seen: [LedgerTransaction], renewalInfo: SignedRenewalInfo?,
+                                at now: Date) async throws(LedgerError) { try await fail() }
+        func notifications(originalTransactionId: String?, limit: Int) async throws(LedgerError) -> [LoggedNotification] { try await fail() }
         func subscriptions(ownedBy user: String) async throws(LedgerError) -> SubscriptionSnapshots { try await fail() }
         func owner(ofSubscription originalTransactionId: String) async throws(LedgerError) -> String? { try await fail() }
         func snapshots(ofSubscription originalTransactionId: String) async throws(LedgerError) -> SubscriptionSnapshots? { try await fail() }

@@ -99,6 +99,39 @@ extension LedgerResponse {
         }
     }
 
+    /// `GET /v1/notifications`: `{"notifications":[{notificationUUID, notificationType, subtype,
+    /// signedDate, originalTransactionId, transactionId, deliveries, stale, firstReceivedAt,
+    /// lastReceivedAt}…]}`, every member present (`null` when the notification has none).
+    static func notifications(_ logged: [LoggedNotification]) -> Response {
+        Response.json { json in
+            json.beginObject()
+            json.key("notifications")
+            json.beginArray()
+            for entry in logged {
+                let notification = entry.notification
+                json.beginObject()
+                json.member("deliveries", Int64(entry.deliveries))
+                json.member("firstReceivedAt", milliseconds: entry.firstReceivedAt)
+                json.member("lastReceivedAt", milliseconds: entry.lastReceivedAt)
+                json.member("notificationType", orNull: notification.notificationType)
+                json.member("notificationUUID", notification.notificationUUID)
+                json.member("originalTransactionId", orNull: notification.originalTransactionId)
+                if let signed = notification.signedDate {
+                    json.member("signedDate", milliseconds: signed)
+                } else {
+                    json.member("signedDate", orNull: nil)
+                }
+                json.key("stale")
+                json.bool(entry.stale)
+                json.member("subtype", orNull: notification.subtype)
+                json.member("transactionId", orNull: notification.transactionId)
+                json.endObject()
+            }
+            json.endArray()
+            json.endObject()
+        }
+    }
+
     /// `GET /v1/subscriptions/{originalTransactionId}`: one ENTRY and `"owner"` (a user or `null`).
     static func subscription(_ entry: SubscriptionState, owner: String?) -> Response {
         Response.json { json in
@@ -112,6 +145,11 @@ extension LedgerResponse {
 }
 
 extension JSONWriter {
+    fileprivate mutating func member(_ key: StaticString, orNull value: String?) {
+        self.key(key)
+        if let value { string(value) } else { null() }
+    }
+
     fileprivate mutating func member(_ key: StaticString, ids: [String]) {
         self.key(key)
         beginArray()

@@ -10,6 +10,7 @@ import ReceiptLedger
 /// - `GET /v1/revoked?limit=N`: credits whose transaction was refunded or revoked.
 /// - `GET /v1/users/{user}/entitlements?at=T`: every subscription and non-consumable the user owns.
 /// - `GET /v1/subscriptions/{originalTransactionId}?at=T`: one subscription, and its owner.
+/// - `GET /v1/notifications?originalTransactionId=ID&limit=N`: the notifications received, each once.
 struct LedgerRoutes {
     let service: ReceiptService
     let ledger: ServerLedger
@@ -88,6 +89,14 @@ struct LedgerRoutes {
                               member: "originalTransactionId")
             }
             return LedgerResponse.subscription(state, owner: owner)
+        }
+
+        routes.get("v1/notifications") { request, _ in
+            let query = try LedgerQuery(request.uri, accepting: [.originalTransactionId, .limit])
+            let logged = try await metrics.ledgerOperation("notifications") { () async throws(LedgerError) in
+                try await ledger.notifications(originalTransactionId: query.originalTransactionId, limit: query.limit)
+            }
+            return LedgerResponse.notifications(logged)
         }
         return routes
     }
