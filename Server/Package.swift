@@ -23,6 +23,9 @@ let package = Package(
         // GET /metrics: the metrics API, and a Prometheus registry per application behind it.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Webhooks out: HMAC-SHA256 signatures (Standard Webhooks), and the HTTP client that posts them.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
         // Tests only: reads Server/openapi.yaml to compare it with the router.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
@@ -53,6 +56,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             // The OpenAPI document of every route, served at GET /openapi.yaml.
             resources: [.copy("openapi.yaml")]
@@ -70,7 +75,12 @@ let package = Package(
         .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
         .testTarget(
             name: "ReceiptLedgerTests",
-            dependencies: ["ReceiptLedger", "ServerTestSupport"]
+            dependencies: [
+                "ReceiptLedger",
+                "ServerTestSupport",
+                // Signs the Apple scenarios' notifications with the test PKI's ES256 key.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "ReceiptServerTests",
