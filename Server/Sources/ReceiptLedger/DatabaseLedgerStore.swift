@@ -6,12 +6,16 @@ import ReceiptParser
 /// call is one transaction; rows are written in key order, so that requests writing overlapping
 /// transactions wait for each other instead of deadlocking; every failure is a `LedgerError`.
 public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
-    // @unchecked: a non-final class cannot be checked; its state is this one immutable Sendable
-    // driver, and the subclasses add only immutable Sendable properties.
+    // @unchecked: a non-final class cannot be checked; its state is this immutable Sendable driver
+    // and flag, and the subclasses add only immutable Sendable properties.
     package let driver: any LedgerDriver
+    /// Whether each write also writes the webhook events its changes make (`LedgerEvent`), in its
+    /// own transaction: on when the server sends webhooks.
+    public let writesWebhookEvents: Bool
 
-    package init(driver: any LedgerDriver) {
+    package init(driver: any LedgerDriver, writesWebhookEvents: Bool = false) {
         self.driver = driver
+        self.writesWebhookEvents = writesWebhookEvents
     }
 
     /// The migration identifiers applied to this database, in the order applied.
@@ -22,13 +26,17 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
     }
 
     public func recordSeen(_ transactions: [LedgerTransaction], renewalInfos: [SignedRenewalInfo], at now: Date) async throws(LedgerError) {
-        try await write { connection in try Self.record(transactions, renewalInfos: renewalInfos, at: now, on: connection) }
+        let scope = EventScope(transactions: transactions, renewalInfos: renewalInfos, cause: nil)
+        try await write(reporting: scope, at: now) { connection in
+            try Self.record(transactions, renewalInfos: renewalInfos, at: now, on: connection)
+        }
     }
 
     public func recordNotification(_ notification: LedgerNotification, seen: [LedgerTransaction], renewalInfo: SignedRenewalInfo?,
                                    at now: Date) async throws(LedgerError) {
         let renewalInfos = renewalInfo.map { [$0] } ?? []
-        try await write { connection in
+        let scope = EventScope(transactions: seen, renewalInfos: renewalInfos, cause: .notification(notification))
+        try await write(reporting: scope, at: now) { connection in
             try Self.record(seen, renewalInfos: renewalInfos, at: now, on: connection)
             try connection.send(LedgerSQL.logNotification(notification, transaction: seen.first?.snapshot, renewalInfo: renewalInfo, at: now))
         }
@@ -83,7 +91,8 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
         _ seen: [LedgerTransaction], claiming transactionIds: [String], for user: String, at now: Date
     ) async throws(LedgerError) -> ClaimAnswer {
         let creditedAt = LedgerDate.milliseconds(now)
-        return try await write { connection in
+        let scope = EventScope(transactions: seen, renewalInfos: [], cause: .credit(user: user, transactionIds: transactionIds))
+        return try await write(reporting: scope, at: now) { connection in
             try Self.record(seen, renewalInfos: [], at: now, on: connection)
             // Every binding first, so that a mismatch credits nothing of the request (a token recorded
             // by a racing request after this read is still refused by the inserts' own condition).
@@ -121,8 +130,9 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
         }
     }
 
-    public func bind(user: String, appAccountToken: String) async throws(LedgerError) {
-        let bound = try await write { connection in
+    public func bind(user: String, appAccountToken: String, at now: Date) async throws(LedgerError) {
+        let scope = EventScope(transactionIds: [], subscriptionKeys: [], appAccountToken: appAccountToken, cause: nil)
+        let bound = try await write(reporting: scope, at: now) { connection in
             try connection.run(LedgerSQL.insertUser, .text(user), .text(appAccountToken))
             let tokenOfUser = try connection.rows(LedgerSQL.tokenOfUser, .text(user)).first?.text(0)
             let userOfToken = try connection.rows(LedgerSQL.userOfToken, .text(appAccountToken)).first?.text(0)
@@ -161,6 +171,100 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
     public func revokedCredits(limit: Int) async throws(LedgerError) -> [Credit] {
         try await read { connection in
             try connection.rows(LedgerSQL.revokedCredits, .integer(Int64(limit))).map(LedgerRows.credit)
+        }
+    }
+
+    // MARK: - Webhook outbox
+
+    public func claimWebhookEvents(for worker: String, until: Date, at now: Date, limit: Int) async throws(LedgerError) -> [WebhookEvent] {
+        let (nowMs, untilMs) = (LedgerDate.milliseconds(now), LedgerDate.milliseconds(until))
+        return try await write { connection in
+            try connection.run(LedgerSQL.claimWebhookEvents, .text(worker), .integer(untilMs), .integer(nowMs), .integer(nowMs),
+                               .integer(Int64(limit)), .integer(nowMs))
+            return try connection.rows(LedgerSQL.claimedWebhookEvents, .text(worker)).map { row in
+                WebhookEvent(id: try row.requiredText(0), user: try row.requiredText(1), type: try row.requiredText(2),
+                             body: try row.requiredBytes(3), attempts: Int(try row.requiredInteger(4)))
+            }
+        }
+    }
+
+    public func finishWebhookAttempt(_ id: String, by worker: String, delivered: Bool, error: String?, retryAt: Date?,
+                                     at now: Date) async throws(LedgerError) {
+        let nowMs = LedgerDate.milliseconds(now)
+        try await write { connection in
+            if delivered {
+                try connection.run(LedgerSQL.webhookDelivered, .integer(nowMs), .text(id), .text(worker))
+            } else {
+                try connection.run(LedgerSQL.webhookAttemptFailed, .text(retryAt == nil ? "failed" : "pending"), .text(error),
+                                   .integer(retryAt.map(LedgerDate.milliseconds) ?? nowMs), .integer(retryAt == nil ? nowMs : nil),
+                                   .text(id), .text(worker))
+            }
+        }
+    }
+
+    public func failedWebhookEvents(limit: Int) async throws(LedgerError) -> [WebhookEvent] {
+        try await read { connection in
+            try connection.rows(LedgerSQL.failedWebhookEvents, .integer(Int64(limit))).map { row in
+                WebhookEvent(id: try row.requiredText(0), user: try row.requiredText(1), type: try row.requiredText(2),
+                             body: try row.requiredBytes(3), attempts: Int(try row.requiredInteger(4)), lastError: try row.text(5),
+                             failedAt: try row.integer(6).map(LedgerDate.date))
+            }
+        }
+    }
+
+    public func retryWebhookEvent(_ id: String, at now: Date) async throws(LedgerError) -> Bool {
+        try await write { connection in
+            try connection.run(LedgerSQL.retryWebhookEvent, .integer(LedgerDate.milliseconds(now)), .text(id)) == 1
+        }
+    }
+
+    /// What a write may change that webhooks report: its transactions, the subscriptions of
+    /// renewal info it records, those carrying an appAccountToken it binds, and what caused it.
+    private struct EventScope: Sendable {
+        var transactionIds: [String]
+        var subscriptionKeys: [String]
+        var appAccountToken: String? = nil
+        var cause: LedgerEvent.Cause?
+
+        init(transactionIds: [String], subscriptionKeys: [String], appAccountToken: String? = nil, cause: LedgerEvent.Cause?) {
+            self.transactionIds = transactionIds
+            self.subscriptionKeys = subscriptionKeys
+            self.appAccountToken = appAccountToken
+            self.cause = cause
+        }
+
+        init(transactions: [LedgerTransaction], renewalInfos: [SignedRenewalInfo], cause: LedgerEvent.Cause?) {
+            self.init(transactionIds: transactions.map(\.transactionId),
+                      subscriptionKeys: transactions.map(\.subscriptionKey) + renewalInfos.compactMap(\.originalTransactionId), cause: cause)
+        }
+
+        func read(at instant: Date, on connection: any LedgerConnection) throws -> LedgerEventCapture {
+            var keys = subscriptionKeys
+            if let appAccountToken {
+                keys += try connection.rows(LedgerSQL.subscriptionsWithToken, .text(appAccountToken)).map { try $0.requiredText(0) }
+            }
+            return try LedgerEventCapture.read(transactionIds: transactionIds, subscriptionKeys: keys, at: instant, on: connection)
+        }
+    }
+
+    /// `work` in one write; when this store writes webhook events, the events its changes make
+    /// are written in the same transaction, so that they commit, or not, with it.
+    private func write<T: Sendable>(reporting scope: EventScope, at now: Date,
+                                    _ work: @escaping @Sendable (any LedgerConnection) throws -> T) async throws(LedgerError) -> T {
+        guard writesWebhookEvents else { return try await write(work) }
+        return try await write { connection in
+            let before = try scope.read(at: now, on: connection)
+            let result = try work(connection)
+            let after = try scope.read(at: now, on: connection)
+            let events = LedgerEventCapture.events(from: before, to: after, cause: scope.cause)
+            let write = events.isEmpty ? 0 : WebhookEvent.writes.next()
+            for (position, event) in events.enumerated() {
+                try connection.send(LedgerStatement(sql: LedgerSQL.insertWebhookEvent, values: [
+                    .text(WebhookEvent.newID(at: now, write: write, position: position)), .text(event.user), .text(event.kind.rawValue),
+                    .bytes(event.body(at: now)), .integer(LedgerDate.milliseconds(now)), .integer(LedgerDate.milliseconds(now)),
+                ]))
+            }
+            return result
         }
     }
 

@@ -105,7 +105,7 @@ public struct Ledger: Sendable {
     /// Binds `user` to the appAccountToken their app sets on StoreKit 2 purchases. Permanent: binding
     /// the same pair again is fine, another user or another token is `bindingConflict`.
     public func bind(user: String, appAccountToken: UUID) async throws(LedgerError) {
-        try await store.bind(user: user, appAccountToken: appAccountToken.uuidString.lowercased())
+        try await store.bind(user: user, appAccountToken: appAccountToken.uuidString.lowercased(), at: now())
     }
 
     /// How many rows a query answers at most unless asked otherwise: a listing stays bounded however
@@ -164,6 +164,30 @@ public struct Ledger: Sendable {
             try await store.recordSeen(seen, renewalInfos: renewalInfo.map { [$0] } ?? [], at: receivedAt)
         }
         return effect
+    }
+
+    /// Leases due webhook events for `worker` until `lease` seconds from now
+    /// (`LedgerStore.claimWebhookEvents(for:until:at:limit:)`).
+    public func claimWebhookEvents(for worker: String, lease: TimeInterval, limit: Int) async throws(LedgerError) -> [WebhookEvent] {
+        let instant = now()
+        return try await store.claimWebhookEvents(for: worker, until: instant.addingTimeInterval(lease), at: instant, limit: limit)
+    }
+
+    /// Records an attempt at a leased event: delivered, to try again at `retryAt`, or (no
+    /// `retryAt`) failed for good.
+    public func finishWebhookAttempt(_ id: String, by worker: String, delivered: Bool, error: String? = nil,
+                                     retryAt: Date?) async throws(LedgerError) {
+        try await store.finishWebhookAttempt(id, by: worker, delivered: delivered, error: error, retryAt: retryAt, at: now())
+    }
+
+    /// The events whose last try failed, oldest first, at most `limit`.
+    public func failedWebhookEvents(limit: Int = defaultLimit) async throws(LedgerError) -> [WebhookEvent] {
+        try await store.failedWebhookEvents(limit: max(0, limit))
+    }
+
+    /// Sends a failed event again, from now; false when no event `id` failed.
+    public func retryWebhookEvent(_ id: String) async throws(LedgerError) -> Bool {
+        try await store.retryWebhookEvent(id, at: now())
     }
 
     /// The notifications logged, about the subscription `originalTransactionId` when given, most

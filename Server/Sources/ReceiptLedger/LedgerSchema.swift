@@ -113,6 +113,30 @@ public enum LedgerSchema {
             "CREATE INDEX ledger_notifications_received ON ledger_notifications (first_received_at_ms)",
             "CREATE INDEX ledger_notifications_original ON ledger_notifications (original_transaction_id, first_received_at_ms)",
         ]),
+        // Webhooks out: each event written in the same transaction as the change it reports, then
+        // delivered (`state` pending, delivered or failed) in `event_id` order per user. A delivery
+        // worker leases events (`claimed_by` until `claimed_until_ms`), so that several servers
+        // deliver each once and a killed one's lease runs out.
+        Migration(identifier: "v5-webhook-outbox", statements: [
+            """
+            CREATE TABLE ledger_webhook_events (
+                event_id TEXT NOT NULL PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                event_type TEXT NOT NULL,
+                body BYTEA NOT NULL,
+                created_at_ms BIGINT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+                attempts BIGINT NOT NULL,
+                next_attempt_at_ms BIGINT NOT NULL,
+                claimed_by TEXT,
+                claimed_until_ms BIGINT,
+                last_error TEXT,
+                finished_at_ms BIGINT
+            )
+            """,
+            "CREATE INDEX ledger_webhook_events_due ON ledger_webhook_events (state, next_attempt_at_ms)",
+            "CREATE INDEX ledger_webhook_events_user ON ledger_webhook_events (user_id, state, event_id)",
+        ]),
     ]
 
     /// The migrations a database lacks, in order, each with the `applied_at_ms` to record for it:

@@ -22,6 +22,21 @@ public protocol LedgerStore: Sendable {
     /// recently first received first, at most `limit`.
     func notifications(originalTransactionId: String?, limit: Int) async throws(LedgerError) -> [LoggedNotification]
 
+    /// Leases, until `until`, up to `limit` due webhook events first in line for their user (no
+    /// earlier event of theirs pending) that no other worker holds, for `worker`; answers them.
+    func claimWebhookEvents(for worker: String, until: Date, at now: Date, limit: Int) async throws(LedgerError) -> [WebhookEvent]
+
+    /// Records an attempt at an event `worker` leased: delivered; or failed and tried again at
+    /// `retryAt`, or, when nil (the last try), failed for good and listed by `failedWebhookEvents`.
+    func finishWebhookAttempt(_ id: String, by worker: String, delivered: Bool, error: String?, retryAt: Date?,
+                              at now: Date) async throws(LedgerError)
+
+    /// The events whose last try failed, oldest first, at most `limit`.
+    func failedWebhookEvents(limit: Int) async throws(LedgerError) -> [WebhookEvent]
+
+    /// Sends a failed event again, from now (the same id and body); false when no event `id` failed.
+    func retryWebhookEvent(_ id: String, at now: Date) async throws(LedgerError) -> Bool
+
     /// The snapshots held of the subscription (or non-consumable) `originalTransactionId`: every
     /// transaction under it, by transaction id, and its renewal info; nil when none is held.
     func snapshots(ofSubscription originalTransactionId: String) async throws(LedgerError) -> SubscriptionSnapshots?
@@ -44,7 +59,8 @@ public protocol LedgerStore: Sendable {
     ) async throws(LedgerError) -> ClaimAnswer
 
     /// Binds a user to an appAccountToken (lowercased UUID), permanently; binding again is a no-op.
-    func bind(user: String, appAccountToken: String) async throws(LedgerError)
+    /// `now` dates the webhook events the binding makes (the subscriptions it makes the user's).
+    func bind(user: String, appAccountToken: String, at now: Date) async throws(LedgerError)
 
     /// Transactions seen but never credited, first seen before `date`, oldest first, at most `limit`.
     func uncredited(firstSeenBefore date: Date, limit: Int) async throws(LedgerError) -> [SeenTransaction]

@@ -28,11 +28,12 @@ public final class PostgresLedgerStore: DatabaseLedgerStore, @unchecked Sendable
 
     /// Connects to the database named by `url` (see `PostgresLedgerURL`:
     /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`, TLS
-    /// preferred by default) and applies the schema migrations it lacks. Throws
+    /// preferred by default) and applies the schema migrations it lacks; with
+    /// `writesWebhookEvents`, every write also writes its webhook events. Throws
     /// `storageUnavailable` when the URL is malformed, or the database cannot be reached, logged
     /// into or migrated, within 10 seconds.
-    public convenience init(url: String, clientLifetime: ClientLifetime = .ownTask) async throws(LedgerError) {
-        try await self.init(url: url, timeout: .seconds(10), clientLifetime: clientLifetime)
+    public convenience init(url: String, clientLifetime: ClientLifetime = .ownTask, writesWebhookEvents: Bool = false) async throws(LedgerError) {
+        try await self.init(url: url, timeout: .seconds(10), clientLifetime: clientLifetime, writesWebhookEvents: writesWebhookEvents)
     }
 
     /// Checks that `url` is a usable ledger URL without connecting: a server refuses a malformed
@@ -47,7 +48,8 @@ public final class PostgresLedgerStore: DatabaseLedgerStore, @unchecked Sendable
     }
 
     /// `timeout` bounds connecting and each operation.
-    package init(url: String, timeout: Duration, clientLifetime: ClientLifetime = .ownTask) async throws(LedgerError) {
+    package init(url: String, timeout: Duration, clientLifetime: ClientLifetime = .ownTask,
+                 writesWebhookEvents: Bool = false) async throws(LedgerError) {
         let location = try PostgresLedgerURL(url)
         let threads = NIOThreadPool(numberOfThreads: Self.connections)
         threads.start()
@@ -75,7 +77,7 @@ public final class PostgresLedgerStore: DatabaseLedgerStore, @unchecked Sendable
         case .ownTask: Task { [client] in await client.run() }
         case .service: nil
         }
-        super.init(driver: driver)
+        super.init(driver: driver, writesWebhookEvents: writesWebhookEvents)
     }
 
     deinit {

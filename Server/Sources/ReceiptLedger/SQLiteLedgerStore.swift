@@ -11,14 +11,15 @@ public final class SQLiteLedgerStore: DatabaseLedgerStore, @unchecked Sendable {
     private let pool: DatabasePool
 
     /// Opens (creating it if need be) the database at `path` and applies the schema migrations it
-    /// lacks. Throws `storageUnavailable` when the file cannot be opened, read or migrated.
-    public convenience init(path: String) throws(LedgerError) {
-        try self.init(path: path, sparePages: nil)
+    /// lacks; with `writesWebhookEvents`, every write also writes its webhook events. Throws
+    /// `storageUnavailable` when the file cannot be opened, read or migrated.
+    public convenience init(path: String, writesWebhookEvents: Bool = false) throws(LedgerError) {
+        try self.init(path: path, sparePages: nil, writesWebhookEvents: writesWebhookEvents)
     }
 
     /// `sparePages` caps the file's size, once migrated, for the tests: a full database, even when
     /// they run as root, whatever the schema takes.
-    package init(path: String, sparePages: Int?) throws(LedgerError) {
+    package init(path: String, sparePages: Int?, writesWebhookEvents: Bool = false) throws(LedgerError) {
         var configuration = Configuration()
         configuration.label = "ReceiptLedger"
         configuration.foreignKeysEnabled = true
@@ -43,7 +44,7 @@ public final class SQLiteLedgerStore: DatabaseLedgerStore, @unchecked Sendable {
             throw LedgerError.storage(error, describe: SQLiteLedgerDriver.describe)
         }
         self.pool = pool
-        super.init(driver: SQLiteLedgerDriver(pool: pool))
+        super.init(driver: SQLiteLedgerDriver(pool: pool), writesWebhookEvents: writesWebhookEvents)
     }
 
     /// Closes the database's connections; later calls throw `storageUnavailable`.

@@ -6,16 +6,17 @@ import ServerTestSupport
 /// A ledger over a new, empty database of `kind`, closed (and, for PostgreSQL, dropped) afterwards.
 /// `body` also gets the database, to open more stores on it as other processes would.
 func withLedger(
-    _ kind: StoreKind, clock: TestClock = TestClock(), _ body: (Ledger, TestDatabase) async throws -> Void
+    _ kind: StoreKind, clock: TestClock = TestClock(), writesWebhookEvents: Bool = false,
+    _ body: (Ledger, TestDatabase) async throws -> Void
 ) async throws {
     switch kind {
     case .sqlite:
         try await withTemporaryDirectory { directory in
-            try await TestDatabase.use(TestDatabase(kind: kind, location: directory.appendingPathComponent("ledger.sqlite").path), clock: clock, body)
+            try await TestDatabase.use(TestDatabase(kind: kind, location: directory.appendingPathComponent("ledger.sqlite").path), clock: clock, writesWebhookEvents: writesWebhookEvents, body)
         }
     case .postgres:
         try await withPostgresDatabase { url in
-            try await TestDatabase.use(TestDatabase(kind: kind, location: url), clock: clock, body)
+            try await TestDatabase.use(TestDatabase(kind: kind, location: url), clock: clock, writesWebhookEvents: writesWebhookEvents, body)
         }
     }
 }

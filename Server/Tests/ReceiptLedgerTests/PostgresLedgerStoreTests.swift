@@ -44,10 +44,10 @@ struct PostgresLedgerStoreTests {
     @Test func migrationsAreAppliedOnceAndReopeningAppliesNothingNew() async throws {
         try await withPostgresDatabase { url in
             let first = try await PostgresLedgerStore(url: url)
-            #expect(try await first.appliedMigrations() == ["v1-transactions-credits-users", "v2-snapshots", "v3-subscription-owners", "v4-notification-log"])
+            #expect(try await first.appliedMigrations() == LedgerSchema.migrations.map(\.identifier))
             await first.close()
             let reopened = try await PostgresLedgerStore(url: url)
-            #expect(try await reopened.appliedMigrations() == ["v1-transactions-credits-users", "v2-snapshots", "v3-subscription-owners", "v4-notification-log"])
+            #expect(try await reopened.appliedMigrations() == LedgerSchema.migrations.map(\.identifier))
             await reopened.close()
         }
     }
@@ -61,7 +61,7 @@ struct PostgresLedgerStoreTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             for store in stores {
-                #expect(try await store.appliedMigrations() == ["v1-transactions-credits-users", "v2-snapshots", "v3-subscription-owners", "v4-notification-log"])
+                #expect(try await store.appliedMigrations() == LedgerSchema.migrations.map(\.identifier))
                 await store.close()
             }
         }

@@ -9,10 +9,12 @@ struct SQLiteLedgerStoreTests {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("ledger.sqlite").path
             let first = try SQLiteLedgerStore(path: path)
-            #expect(try await first.appliedMigrations() == ["v1-transactions-credits-users", "v2-snapshots", "v3-subscription-owners", "v4-notification-log"])
+            #expect(LedgerSchema.migrations.map(\.identifier) == ["v1-transactions-credits-users", "v2-snapshots", "v3-subscription-owners",
+                                                                  "v4-notification-log", "v5-webhook-outbox"])
+            #expect(try await first.appliedMigrations() == LedgerSchema.migrations.map(\.identifier))
             try first.close()
             let reopened = try SQLiteLedgerStore(path: path)
-            #expect(try await reopened.appliedMigrations() == ["v1-transactions-credits-users", "v2-snapshots", "v3-subscription-owners", "v4-notification-log"])
+            #expect(try await reopened.appliedMigrations() == LedgerSchema.migrations.map(\.identifier))
             try reopened.close()
         }
     }

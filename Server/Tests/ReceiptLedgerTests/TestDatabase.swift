@@ -16,10 +16,10 @@ final class TestDatabase: @unchecked Sendable {
     }
 
     /// Another store on this database, as another receipt-server process would open it.
-    func openStore() async throws -> any LedgerStore {
+    func openStore(writesWebhookEvents: Bool = false) async throws -> any LedgerStore {
         let store: any LedgerStore = switch kind {
-        case .sqlite: try SQLiteLedgerStore(path: location)
-        case .postgres: try await PostgresLedgerStore(url: location)
+        case .sqlite: try SQLiteLedgerStore(path: location, writesWebhookEvents: writesWebhookEvents)
+        case .postgres: try await PostgresLedgerStore(url: location, writesWebhookEvents: writesWebhookEvents)
         }
         lock.withLock { opened.append(store) }
         return store
@@ -27,10 +27,10 @@ final class TestDatabase: @unchecked Sendable {
 
     /// A ledger on a first store, handed to `body`; every store closed afterwards, whatever happens.
     static func use(
-        _ database: TestDatabase, clock: TestClock, _ body: (Ledger, TestDatabase) async throws -> Void
+        _ database: TestDatabase, clock: TestClock, writesWebhookEvents: Bool = false, _ body: (Ledger, TestDatabase) async throws -> Void
     ) async throws {
         do {
-            let ledger = Ledger(store: try await database.openStore(), now: { clock.now })
+            let ledger = Ledger(store: try await database.openStore(writesWebhookEvents: writesWebhookEvents), now: { clock.now })
             try await body(ledger, database)
         } catch {
             await database.closeAll()

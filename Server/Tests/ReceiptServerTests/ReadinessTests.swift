@@ -19,12 +19,17 @@ import Testing
         func recordSeen(_ transactions: [LedgerTransaction], renewalInfos: [SignedRenewalInfo], at now: Date) async throws(LedgerError) { try await fail() }
         func recordAndClaim(_ seen: [LedgerTransaction], claiming transactionIds: [String], for user: String, at now: Date)
             async throws(LedgerError) -> ClaimAnswer { try await fail() }
-        func bind(user: String, appAccountToken: String) async throws(LedgerError) { try await fail() }
+        func bind(user: String, appAccountToken: String, at now: Date) async throws(LedgerError) { try await fail() }
         func uncredited(firstSeenBefore date: Date, limit: Int) async throws(LedgerError) -> [SeenTransaction] { try await fail() }
         func credits(of user: String, limit: Int) async throws(LedgerError) -> [Credit] { try await fail() }
         func recordNotification(_ notification: LedgerNotification, seen: [LedgerTransaction], renewalInfo: SignedRenewalInfo?,
                                 at now: Date) async throws(LedgerError) { try await fail() }
         func notifications(originalTransactionId: String?, limit: Int) async throws(LedgerError) -> [LoggedNotification] { try await fail() }
+        func claimWebhookEvents(for worker: String, until: Date, at now: Date, limit: Int) async throws(LedgerError) -> [WebhookEvent] { try await fail() }
+        func finishWebhookAttempt(_ id: String, by worker: String, delivered: Bool, error: String?, retryAt: Date?,
+                                  at now: Date) async throws(LedgerError) { try await fail() }
+        func failedWebhookEvents(limit: Int) async throws(LedgerError) -> [WebhookEvent] { try await fail() }
+        func retryWebhookEvent(_ id: String, at now: Date) async throws(LedgerError) -> Bool { try await fail() }
         func subscriptions(ownedBy user: String) async throws(LedgerError) -> SubscriptionSnapshots { try await fail() }
         func owner(ofSubscription originalTransactionId: String) async throws(LedgerError) -> String? { try await fail() }
         func snapshots(ofSubscription originalTransactionId: String) async throws(LedgerError) -> SubscriptionSnapshots? { try await fail() }

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The webhook outbox's statements (`LedgerSchema` v5).
+extension LedgerSQL {
+    /// Who holds a transaction's credit, its revocation, product and subscription.
+    static let eventFactsOfTransaction = """
+        SELECT c.user_id, t.revoked_at_ms, t.revocation_reason, t.product_id, t.subscription_key FROM ledger_transactions t
+        LEFT JOIN ledger_credits c ON c.transaction_id = t.transaction_id
+        WHERE t.transaction_id = ?
+        """
+    static let subscriptionsWithToken = "SELECT DISTINCT subscription_key FROM ledger_transactions WHERE app_account_token = ?"
+    static let insertWebhookEvent = """
+        INSERT INTO ledger_webhook_events (event_id, user_id, event_type, body, created_at_ms, state, attempts, next_attempt_at_ms)
+        VALUES (?, ?, ?, ?, ?, 'pending', 0, ?)
+        """
+    /// Leases the due events that are first in line for their user (no earlier one of theirs is
+    /// pending) and that nobody holds a lease on. A concurrent claimer's UPDATE waits for this
+    /// one's commit and then finds the lease taken (READ COMMITTED re-checks the row).
+    static let claimWebhookEvents = """
+        UPDATE ledger_webhook_events SET claimed_by = ?, claimed_until_ms = ?
+        WHERE event_id IN (
+            SELECT e.event_id FROM ledger_webhook_events e
+            WHERE e.state = 'pending' AND e.next_attempt_at_ms <= ? AND (e.claimed_until_ms IS NULL OR e.claimed_until_ms < ?)
+                AND NOT EXISTS (SELECT 1 FROM ledger_webhook_events p
+                    WHERE p.user_id = e.user_id AND p.state = 'pending' AND p.event_id < e.event_id)
+            ORDER BY e.event_id
+            LIMIT ?)
+            AND state = 'pending' AND (claimed_until_ms IS NULL OR claimed_until_ms < ?)
+        """
+    static let claimedWebhookEvents = """
+        SELECT event_id, user_id, event_type, body, attempts FROM ledger_webhook_events
+        WHERE claimed_by = ? AND state = 'pending' ORDER BY event_id
+        """
+    static let webhookDelivered = """
+        UPDATE ledger_webhook_events SET state = 'delivered', attempts = attempts + 1, claimed_by = NULL, claimed_until_ms = NULL,
+            last_error = NULL, finished_at_ms = ?
+        WHERE event_id = ? AND claimed_by = ?
+        """
+    /// A failed attempt: tried again at `next_attempt_at_ms`, or, after the last one, failed.
+    static let webhookAttemptFailed = """
+        UPDATE ledger_webhook_events SET state = ?, attempts = attempts + 1, claimed_by = NULL, claimed_until_ms = NULL,
+            last_error = ?, next_attempt_at_ms = ?, finished_at_ms = ?
+        WHERE event_id = ? AND claimed_by = ?
+        """
+    static let failedWebhookEvents = """
+        SELECT event_id, user_id, event_type, body, attempts, last_error, finished_at_ms FROM ledger_webhook_events
+        WHERE state = 'failed' ORDER BY event_id LIMIT ?
+        """
+    static let retryWebhookEvent = """
+        UPDATE ledger_webhook_events SET state = 'pending', next_attempt_at_ms = ?, finished_at_ms = NULL
+        WHERE event_id = ? AND state = 'failed'
+        """
+    static let webhookEventStates = "SELECT event_id, state, attempts FROM ledger_webhook_events ORDER BY event_id"
+}

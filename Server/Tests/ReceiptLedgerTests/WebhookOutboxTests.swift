@@ -1,0 +1,154 @@
+import Foundation
+import ReceiptParser
+import Testing
+import ReceiptLedger
+import ServerTestSupport
+
+/// The webhook outbox: each credit, revocation, reversal and change of a user's entitlement status
+/// written in the same transaction as the change; leased to one worker at a time, in order per
+/// user; retried, failed for good, and sent again.
+@Suite("Ledger webhook outbox")
+struct WebhookOutboxTests {
+    static let (t0, day) = (LedgerSnapshotTests.t0, LedgerSnapshotTests.day)
+
+    /// The pending events in order, taken one by one as a worker would, each marked delivered.
+    static func drain(_ ledger: Ledger) async throws -> [(type: String, user: String, data: [String: Any])] {
+        var drained: [(String, String, [String: Any])] = []
+        while true {
+            let events = try await ledger.claimWebhookEvents(for: "test", lease: 60, limit: 100)
+            if events.isEmpty { return drained }
+            for event in events {
+                let body = try #require(try JSONSerialization.jsonObject(with: Data(event.body)) as? [String: Any])
+                #expect(body["type"] as? String == event.type)
+                drained.append((event.type, event.user, try #require(body["data"] as? [String: Any])))
+                try await ledger.finishWebhookAttempt(event.id, by: "test", delivered: true, retryAt: nil)
+            }
+        }
+    }
+
+    static func notification(_ uuid: String, _ type: NotificationType, signed: Date) -> ServerNotification {
+        NotificationLogTests.notification(uuid, type, signed: signed)
+    }
+
+    @Test(arguments: StoreKind.allCases) func aCreditARefundAndItsReversalAreEvents(_ store: StoreKind) async throws {
+        let clock = TestClock(Self.t0 + Self.day)
+        try await withLedger(store, clock: clock, writesWebhookEvents: true) { ledger, _ in
+            let bought = try LedgerSnapshotTests.transaction("7", original: "7", bought: Self.t0, expires: Self.t0 + 30 * Self.day, signed: Self.t0)
+            let refunded = try LedgerSnapshotTests.transaction("7", original: "7", bought: Self.t0, expires: Self.t0 + 30 * Self.day,
+                                                               revoked: Self.t0 + Self.day, signed: Self.t0 + Self.day)
+            let reversed = try LedgerSnapshotTests.transaction("7", original: "7", bought: Self.t0, expires: Self.t0 + 30 * Self.day,
+                                                               signed: Self.t0 + 2 * Self.day)
+            _ = try await ledger.credit(user: "alice", transactions: [try #require(LedgerTransaction(signedTransaction: bought))])
+            var events = try await Self.drain(ledger)
+            #expect(events.map(\.type) == ["credit.created", "entitlement.changed"])
+            #expect(events.allSatisfy { $0.user == "alice" })
+            #expect(events[0].data["transactionId"] as? String == "7")
+            #expect((events[0].data["cause"] as? [String: Any])?["credit"] != nil)
+            #expect(events[1].data["previousStatus"] is NSNull && events[1].data["status"] as? String == "active")
+            #expect(events[1].data["entitled"] as? Bool == true && events[1].data["expiresDate"] as? String == "2025-07-15T15:06:40.000Z")
+
+            try await ledger.apply(notification: Self.notification("r1", .refund, signed: Self.t0 + Self.day), transaction: refunded)
+            events = try await Self.drain(ledger)
+            #expect(events.map(\.type) == ["credit.revoked", "entitlement.changed"])
+            #expect(events[1].data["previousStatus"] as? String == "active" && events[1].data["status"] as? String == "revoked")
+            let cause = try #require(events[1].data["cause"] as? [String: Any])
+            #expect(cause["notificationUUID"] as? String == "r1" && cause["notificationType"] as? String == "REFUND")
+
+            try await ledger.apply(notification: Self.notification("r2", .refundReversed, signed: Self.t0 + 2 * Self.day), transaction: reversed)
+            #expect(try await Self.drain(ledger).map(\.type) == ["credit.restored", "entitlement.changed"])
+            // The REFUND again, late: nothing changes, nothing is sent.
+            try await ledger.apply(notification: Self.notification("r1", .refund, signed: Self.t0 + Self.day), transaction: refunded)
+            #expect(try await Self.drain(ledger).isEmpty)
+            // Without a change nothing either: the same credit asked again.
+            _ = try await ledger.credit(user: "alice", transactions: [try #require(LedgerTransaction(signedTransaction: bought))])
+            #expect(try await Self.drain(ledger).isEmpty)
+        }
+    }
+
+    /// A store that does not write events writes none.
+    @Test func aStoreWithoutWebhooksWritesNoEvents() async throws {
+        try await withLedger(.sqlite) { ledger, _ in
+            _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1")])
+            #expect(try await Self.drain(ledger).isEmpty)
+        }
+    }
+
+    /// In order per user: a user's second event waits while their first is pending, even in
+    /// backoff; another user's events go meanwhile. A last failure lists the event as failed, and
+    /// a retry sends it again with the same id and body.
+    @Test(arguments: StoreKind.allCases) func orderPerUserRetriesAndFailures(_ store: StoreKind) async throws {
+        let clock = TestClock(Self.t0)
+        try await withLedger(store, clock: clock, writesWebhookEvents: true) { ledger, _ in
+            _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1")])
+            _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("2")])
+            _ = try await ledger.credit(user: "bob", transactions: [receiptTransaction("3")])
+            let first = try await ledger.claimWebhookEvents(for: "w1", lease: 30, limit: 10)
+            #expect(first.map(\.user) == ["alice", "bob"])
+            // Leased: another worker gets nothing meanwhile.
+            #expect(try await ledger.claimWebhookEvents(for: "w2", lease: 30, limit: 10).isEmpty)
+            try await ledger.finishWebhookAttempt(first[1].id, by: "w1", delivered: true, retryAt: nil)
+            try await ledger.finishWebhookAttempt(first[0].id, by: "w1", delivered: false, error: "HTTP 500", retryAt: Self.t0 + 5)
+            // Alice's first is in backoff: her second waits too.
+            #expect(try await ledger.claimWebhookEvents(for: "w2", lease: 30, limit: 10).isEmpty)
+            clock.advance(by: 5)
+            let again = try await ledger.claimWebhookEvents(for: "w2", lease: 30, limit: 10)
+            #expect(again.map(\.id) == [first[0].id] && again.first?.body == first[0].body && again.first?.attempts == 1)
+            try await ledger.finishWebhookAttempt(first[0].id, by: "w2", delivered: false, error: "timed out", retryAt: nil)
+            let failed = try await ledger.failedWebhookEvents()
+            #expect(failed.map(\.id) == [first[0].id] && failed.first?.lastError == "timed out" && failed.first?.attempts == 2)
+            // Failed for good, it no longer holds her next event back.
+            let next = try await ledger.claimWebhookEvents(for: "w2", lease: 30, limit: 10)
+            #expect(next.map(\.user) == ["alice"] && next.first?.id != first[0].id)
+            try await ledger.finishWebhookAttempt(next[0].id, by: "w2", delivered: true, retryAt: nil)
+            #expect(try await ledger.retryWebhookEvent(first[0].id))
+            #expect(try await ledger.retryWebhookEvent("msg_unknown") == false)
+            let retried = try await ledger.claimWebhookEvents(for: "w3", lease: 30, limit: 10)
+            #expect(retried.map(\.id) == [first[0].id] && retried.first?.body == first[0].body)
+            #expect(try await ledger.failedWebhookEvents().isEmpty)
+        }
+    }
+
+    /// A lease that ran out (its worker was killed) is taken over; the id stays the same.
+    @Test(arguments: StoreKind.allCases) func anExpiredLeaseIsTakenOver(_ store: StoreKind) async throws {
+        let clock = TestClock(Self.t0)
+        try await withLedger(store, clock: clock, writesWebhookEvents: true) { ledger, _ in
+            _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1")])
+            let leased = try await ledger.claimWebhookEvents(for: "killed", lease: 30, limit: 10)
+            #expect(leased.count == 1)
+            clock.advance(by: 31)
+            #expect(try await ledger.claimWebhookEvents(for: "restarted", lease: 30, limit: 10).map(\.id) == leased.map(\.id))
+            // The killed worker's late answer changes nothing: the lease is no longer its own.
+            try await ledger.finishWebhookAttempt(leased[0].id, by: "killed", delivered: true, retryAt: nil)
+            clock.advance(by: 31)
+            #expect(try await ledger.claimWebhookEvents(for: "third", lease: 30, limit: 10).map(\.id) == leased.map(\.id))
+        }
+    }
+
+    /// Two workers on one database (two servers) claiming at once: each event goes to one.
+    @Test(arguments: StoreKind.allCases) func twoWorkersClaimEachEventOnce(_ store: StoreKind) async throws {
+        let clock = TestClock()
+        try await withLedger(store, clock: clock, writesWebhookEvents: true) { ledger, database in
+            for index in 0..<40 { _ = try await ledger.credit(user: "user-\(index)", transactions: [receiptTransaction("\(index)")]) }
+            let second = Ledger(store: try await database.openStore(writesWebhookEvents: true), now: { clock.now })
+            async let a = ledger.claimWebhookEvents(for: "a", lease: 60, limit: 50)
+            async let b = second.claimWebhookEvents(for: "b", lease: 60, limit: 50)
+            let (claimedByA, claimedByB) = try await (a, b)
+            #expect(Set(claimedByA.map(\.id)).isDisjoint(with: claimedByB.map(\.id)))
+            // Each user's first event (its credit) is out; the rest wait behind them.
+            #expect(claimedByA.count + claimedByB.count == 40)
+        }
+    }
+
+    /// A write that fails writes no event either.
+    @Test func aFailedWriteLeavesNoEvent() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("ledger.sqlite").path
+            let store = try SQLiteLedgerStore(path: path, sparePages: 2, writesWebhookEvents: true)
+            let ledger = Ledger(store: store)
+            let bulky = (0..<200).map { receiptTransaction("tx-\($0)", product: String(repeating: "p", count: 400)) }
+            _ = await storageFailure { _ = try await ledger.credit(user: "alice", transactions: bulky) }
+            #expect(try await ledger.claimWebhookEvents(for: "w", lease: 30, limit: 10).isEmpty)
+            try store.close()
+        }
+    }
+}
