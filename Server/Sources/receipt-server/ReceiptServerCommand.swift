@@ -27,7 +27,9 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         (Prometheus) and GET /openapi.yaml (every route, status and refusal). Every refusal is \
         {"error":{"code","reason","member"?},"status"?,"verdict"?}. With --ledger, the credit ledger's routes, each requiring Authorization: Bearer \
         and the ledger token: POST /v1/credits, PUT /v1/users/{user}, GET /v1/uncredited, \
-        GET /v1/users/{user}/credits and GET /v1/revoked. Verifications run a bounded number \
+        GET /v1/users/{user}/credits, GET /v1/revoked, GET /v1/users/{user}/entitlements, \
+        GET /v1/subscriptions/{originalTransactionId}, GET /v1/notifications, GET /v1/webhooks/failed \
+        and POST /v1/webhooks/{id}/retry. Verifications run a bounded number \
         at once; a request that cannot start within --verification-timeout gets 503 with status 21005. \
         Every option may also be set with the environment variable named in its help.
         """
@@ -75,6 +77,17 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     /// `--ledger-token`, else its variable.
     var ledgerToken: String? { ledgerTokenArgument ?? fromEnvironment("LEDGER_TOKEN") }
 
+    @Option(name: .customLong("webhook-url"), help: ArgumentHelp("Post each change of a user's entitlement, each credit, revocation and reversal here, signed as Standard Webhooks say; needs --ledger and --webhook-secret (RECEIPT_SERVER_WEBHOOK_URL).", valueName: "URL"))
+    var webhookURLArgument: String?
+    var webhookURL: String? { webhookURLArgument ?? fromEnvironment("WEBHOOK_URL") }
+
+    @Option(name: .customLong("webhook-secret"), help: ArgumentHelp("The webhooks' signing secret, whsec_ and base64 (RECEIPT_SERVER_WEBHOOK_SECRET, which keeps it out of the process list).", valueName: "SECRET"))
+    var webhookSecretArgument: String?
+    var webhookSecret: String? { webhookSecretArgument ?? fromEnvironment("WEBHOOK_SECRET") }
+
+    @Option(name: .customLong("webhook-retry-schedule"), help: ArgumentHelp("The waits before each retry of a webhook not answered 2xx within 10 s, then it is failed (RECEIPT_SERVER_WEBHOOK_RETRY_SCHEDULE).", valueName: "WAITS"))
+    var webhookRetrySchedule: String = fromEnvironment("WEBHOOK_RETRY_SCHEDULE") ?? WebhookConfiguration.defaultRetrySchedule
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (RECEIPT_SERVER_LOG_LEVEL).")
     var logLevel: String = fromEnvironment("LOG_LEVEL") ?? "info"
 
@@ -94,6 +107,22 @@ struct ReceiptServerCommand: AsyncParsableCommand {
             throw ValidationError("--verification-timeout must be more than 0 and at most 3600 seconds.")
         }
         _ = try ledgerOptions()
+        _ = try webhookOptions()
+    }
+
+    /// The webhooks the options configure, or nil without `--webhook-url`; a usage error when they
+    /// are malformed, lack a secret, or have no ledger to keep their events in.
+    func webhookOptions() throws -> WebhookConfiguration? {
+        guard let webhookURL else { return nil }
+        guard ledger != nil else { throw ValidationError("--webhook-url needs --ledger: the events are kept in the ledger until delivered.") }
+        guard let webhookSecret else {
+            throw ValidationError("--webhook-url needs --webhook-secret or RECEIPT_SERVER_WEBHOOK_SECRET.")
+        }
+        do {
+            return try WebhookConfiguration(url: webhookURL, secret: webhookSecret, retrySchedule: webhookRetrySchedule)
+        } catch {
+            throw ValidationError("\(error.description).")
+        }
     }
 
     /// Where the ledger is and its token, or nil without `--ledger`; a usage error when either is
@@ -118,10 +147,11 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     }
 
     /// The ledger the options name, opened (and migrated); a clear start-up error when it cannot be.
-    func openLedger() async throws -> ServerLedger? {
+    func openLedger(logger: Logger = Logger(label: "receipt-server")) async throws -> ServerLedger? {
         guard let options = try ledgerOptions() else { return nil }
+        let webhooks = try webhookOptions()
         do throws(LedgerError) {
-            return try await options.location.openLedger(token: options.token)
+            return try await options.location.openLedger(token: options.token, webhooks: webhooks, logger: logger)
         } catch {
             throw LedgerStartupError(description: "cannot open the ledger \(options.location.displayName): \(error.description)")
         }
@@ -132,7 +162,7 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { label in DisplaySafeLogHandler(wrapping: StreamLogHandler.standardError(label: label)) }
         var logger = Logger(label: "receipt-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        try await buildApplication(try configuration(), ledger: try await openLedger(), logger: logger).runService()
+        try await buildApplication(try configuration(), ledger: try await openLedger(logger: logger), logger: logger).runService()
     }
 
     /// What the options describe; reads the trust options' certificate file. The token verifier

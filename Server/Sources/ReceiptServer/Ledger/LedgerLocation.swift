@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import ReceiptLedger
+import ServiceLifecycle
 
 /// Where the credit ledger lives, as `--ledger` names it: `sqlite:PATH` or
 /// `postgres://USER@HOST:PORT/DB` (optionally with a password and `?sslmode=disable|prefer|require`).
@@ -41,14 +43,21 @@ public enum LedgerLocation: Sendable, Hashable {
 
     /// Opens (and migrates) the store, the one place that chooses an implementation, as the
     /// server's ledger with `token`. A PostgreSQL store's connection pool is one of the ledger's
-    /// `services`: it starts and stops with the application that runs them.
-    public func openLedger(token: LedgerToken) async throws(LedgerError) -> ServerLedger {
+    /// `services`: it starts and stops with the application that runs them. With `webhooks`, the
+    /// store writes webhook events and their delivery is another service.
+    public func openLedger(token: LedgerToken, webhooks: WebhookConfiguration? = nil,
+                           logger: Logger = Logger(label: "receipt-server")) async throws(LedgerError) -> ServerLedger {
+        let ledger: Ledger
+        var services: [any Service] = []
         switch self {
         case .sqlite(let path):
-            return ServerLedger(ledger: Ledger(store: try SQLiteLedgerStore(path: path)), token: token)
+            ledger = Ledger(store: try SQLiteLedgerStore(path: path, writesWebhookEvents: webhooks != nil))
         case .postgres(let url):
-            let store = try await PostgresLedgerStore(url: url, clientLifetime: .service)
-            return ServerLedger(ledger: Ledger(store: store), token: token, services: [store])
+            let store = try await PostgresLedgerStore(url: url, clientLifetime: .service, writesWebhookEvents: webhooks != nil)
+            ledger = Ledger(store: store)
+            services.append(store)
         }
+        if let webhooks { services.append(WebhookDelivery(ledger: ledger, configuration: webhooks, logger: logger)) }
+        return ServerLedger(ledger: ledger, token: token, services: services)
     }
 }

@@ -132,6 +132,41 @@ extension LedgerResponse {
         }
     }
 
+    /// `GET /v1/webhooks/failed`: `{"failed":[{"id","user","type","attempts","lastError","failedAt","body"}…]}`,
+    /// `body` the event as posted (a JSON object).
+    static func failedWebhooks(_ events: [WebhookEvent]) -> Response {
+        Response.json { json in
+            json.beginObject()
+            json.key("failed")
+            json.beginArray()
+            for event in events {
+                json.beginObject()
+                json.member("attempts", Int64(event.attempts))
+                json.key("body")
+                // The ledger wrote it: JSON; anything else is shown as text rather than spliced in.
+                if let body = try? StrictJSON.parse(event.body) { body.write(to: &json) } else { json.string(String(decoding: event.body, as: UTF8.self)) }
+                json.member("failedAt", milliseconds: event.failedAt)
+                json.member("id", event.id)
+                json.member("lastError", event.lastError)
+                json.member("type", event.type)
+                json.member("user", event.user)
+                json.endObject()
+            }
+            json.endArray()
+            json.endObject()
+        }
+    }
+
+    /// `POST /v1/webhooks/{id}/retry`: `{"id":ID,"state":"pending"}`.
+    static func webhookRetried(id: String) -> Response {
+        Response.json { json in
+            json.beginObject()
+            json.member("id", id)
+            json.member("state", "pending")
+            json.endObject()
+        }
+    }
+
     /// `GET /v1/subscriptions/{originalTransactionId}`: one ENTRY and `"owner"` (a user or `null`).
     static func subscription(_ entry: SubscriptionState, owner: String?) -> Response {
         Response.json { json in

@@ -11,6 +11,8 @@ import ReceiptLedger
 /// - `GET /v1/users/{user}/entitlements?at=T`: every subscription and non-consumable the user owns.
 /// - `GET /v1/subscriptions/{originalTransactionId}?at=T`: one subscription, and its owner.
 /// - `GET /v1/notifications?originalTransactionId=ID&limit=N`: the notifications received, each once.
+/// - `GET /v1/webhooks/failed?limit=N`: webhook events whose last try failed.
+/// - `POST /v1/webhooks/{id}/retry`: sends a failed event again.
 struct LedgerRoutes {
     let service: ReceiptService
     let ledger: ServerLedger
@@ -97,6 +99,25 @@ struct LedgerRoutes {
                 try await ledger.notifications(originalTransactionId: query.originalTransactionId, limit: query.limit)
             }
             return LedgerResponse.notifications(logged)
+        }
+
+        routes.get("v1/webhooks/failed") { request, _ in
+            let query = try LedgerQuery(request.uri, accepting: [.limit])
+            let failed = try await metrics.ledgerOperation("failedWebhooks") { () async throws(LedgerError) in
+                try await ledger.failedWebhookEvents(limit: query.limit)
+            }
+            return LedgerResponse.failedWebhooks(failed)
+        }
+
+        routes.post("v1/webhooks/:id/retry") { _, context in
+            let id = try LedgerIdentifier.fromPath(context.parameters.get("id"), member: "id")
+            let retried = try await metrics.ledgerOperation("retryWebhook") { () async throws(LedgerError) in
+                try await ledger.retryWebhookEvent(id)
+            }
+            guard retried else {
+                throw Refusal(.notFound, code: "notFound", reason: "no failed webhook event has this id", member: "id")
+            }
+            return LedgerResponse.webhookRetried(id: id)
         }
         return routes
     }
