@@ -188,16 +188,20 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
         }
     }
 
-    public func finishWebhookAttempt(_ id: String, by worker: String, delivered: Bool, error: String?, retryAt: Date?,
-                                     at now: Date) async throws(LedgerError) {
+    public func finishWebhookAttempts(_ attempts: [WebhookAttempt], by worker: String, at now: Date) async throws(LedgerError) {
         let nowMs = LedgerDate.milliseconds(now)
         try await write { connection in
-            if delivered {
-                try connection.run(LedgerSQL.webhookDelivered, .integer(nowMs), .text(id), .text(worker))
-            } else {
-                try connection.run(LedgerSQL.webhookAttemptFailed, .text(retryAt == nil ? "failed" : "pending"), .text(error),
-                                   .integer(retryAt.map(LedgerDate.milliseconds) ?? nowMs), .integer(retryAt == nil ? nowMs : nil),
-                                   .text(id), .text(worker))
+            for attempt in Self.inKeyOrder(attempts, key: \.id) {
+                if attempt.delivered {
+                    try connection.send(LedgerStatement(sql: LedgerSQL.webhookDelivered, values: [.integer(nowMs), .text(attempt.id), .text(worker)]))
+                } else {
+                    let retryAt = attempt.retryAt
+                    try connection.send(LedgerStatement(sql: LedgerSQL.webhookAttemptFailed, values: [
+                        .text(retryAt == nil ? "failed" : "pending"), .text(attempt.error),
+                        .integer(retryAt.map(LedgerDate.milliseconds) ?? nowMs), .integer(retryAt == nil ? nowMs : nil),
+                        .text(attempt.id), .text(worker),
+                    ]))
+                }
             }
         }
     }

@@ -177,7 +177,12 @@ public struct Ledger: Sendable {
     /// `retryAt`) failed for good.
     public func finishWebhookAttempt(_ id: String, by worker: String, delivered: Bool, error: String? = nil,
                                      retryAt: Date?) async throws(LedgerError) {
-        try await store.finishWebhookAttempt(id, by: worker, delivered: delivered, error: error, retryAt: retryAt, at: now())
+        try await finishWebhookAttempts([WebhookAttempt(id: id, delivered: delivered, error: error, retryAt: retryAt)], by: worker)
+    }
+
+    /// Records several attempts in one write (`LedgerStore.finishWebhookAttempts(_:by:at:)`).
+    public func finishWebhookAttempts(_ attempts: [WebhookAttempt], by worker: String) async throws(LedgerError) {
+        try await store.finishWebhookAttempts(attempts, by: worker, at: now())
     }
 
     /// The events whose last try failed, oldest first, at most `limit`.

@@ -26,10 +26,10 @@ public protocol LedgerStore: Sendable {
     /// earlier event of theirs pending) that no other worker holds, for `worker`; answers them.
     func claimWebhookEvents(for worker: String, until: Date, at now: Date, limit: Int) async throws(LedgerError) -> [WebhookEvent]
 
-    /// Records an attempt at an event `worker` leased: delivered; or failed and tried again at
-    /// `retryAt`, or, when nil (the last try), failed for good and listed by `failedWebhookEvents`.
-    func finishWebhookAttempt(_ id: String, by worker: String, delivered: Bool, error: String?, retryAt: Date?,
-                              at now: Date) async throws(LedgerError)
+    /// Records attempts at events `worker` leased, in one transaction: each delivered; or failed and
+    /// tried again at its `retryAt`, or, when nil (the last try), failed for good and listed by
+    /// `failedWebhookEvents`. An event whose lease is no longer `worker`'s is left as it is.
+    func finishWebhookAttempts(_ attempts: [WebhookAttempt], by worker: String, at now: Date) async throws(LedgerError)
 
     /// The events whose last try failed, oldest first, at most `limit`.
     func failedWebhookEvents(limit: Int) async throws(LedgerError) -> [WebhookEvent]

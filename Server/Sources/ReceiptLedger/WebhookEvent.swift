@@ -42,6 +42,22 @@ public struct WebhookEvent: Sendable, Hashable {
     }
 }
 
+/// One attempt at sending a leased event, as recorded: delivered; or failed, to try again at
+/// `retryAt`, or (nil) failed for good.
+public struct WebhookAttempt: Sendable, Hashable {
+    public var id: String
+    public var delivered: Bool
+    public var error: String?
+    public var retryAt: Date?
+
+    public init(id: String, delivered: Bool, error: String? = nil, retryAt: Date? = nil) {
+        self.id = id
+        self.delivered = delivered
+        self.error = error
+        self.retryAt = retryAt
+    }
+}
+
 /// A counter shared by every store of the process.
 final class WriteCounter: Sendable {
     private let count = Mutex<UInt64>(0)

@@ -38,32 +38,44 @@ public struct WebhookDelivery: Service {
                                 backgroundActivityLogger: logger)
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                if await deliverDueEvents(with: client) == 0 {
-                    try? await Task.sleep(for: .milliseconds(Int64(configuration.pollInterval * 1000)))
+                switch await deliverDueEvents(with: client) {
+                case 0?: try? await Task.sleep(for: .milliseconds(Int64(configuration.pollInterval * 1000)))
+                case nil: try? await Task.sleep(for: .seconds(5))  // the ledger is down: no need to ask twice a second
+                default: break
                 }
             }
         }
         try? await client.shutdown()
     }
 
-    /// One round: the due events leased and sent; answers how many.
-    func deliverDueEvents(with client: HTTPClient) async -> Int {
+    /// One round: the due events leased and sent; answers how many, nil when the outbox cannot be read.
+    func deliverDueEvents(with client: HTTPClient) async -> Int? {
         let events: [WebhookEvent]
         do {
             events = try await ledger.claimWebhookEvents(for: worker, lease: configuration.lease, limit: Self.batch)
         } catch {
             logger.warning("webhooks: cannot read the outbox", metadata: ["error": "\(error)"])
-            return 0
+            return nil
         }
-        await withTaskGroup(of: Void.self) { group in
+        // Sent at once (each of another user), their outcomes recorded in one write.
+        let attempts = await withTaskGroup(of: WebhookAttempt.self) { group in
             for event in events {
                 group.addTask { await deliver(event, with: client) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        if !attempts.isEmpty {
+            do {
+                try await ledger.finishWebhookAttempts(attempts, by: worker)
+            } catch {
+                // The leases run out and the events are sent again: at least once.
+                logger.warning("webhooks: cannot record attempts", metadata: ["error": "\(error)"])
             }
         }
         return events.count
     }
 
-    private func deliver(_ event: WebhookEvent, with client: HTTPClient) async {
+    private func deliver(_ event: WebhookEvent, with client: HTTPClient) async -> WebhookAttempt {
         let timestamp = Int64(ledger.now().timeIntervalSince1970)
         var request = HTTPClientRequest(url: configuration.url.absoluteString)
         request.method = .POST
@@ -84,15 +96,10 @@ public struct WebhookDelivery: Service {
         // Tried once, then once after each wait of the schedule.
         let retryAt = failure == nil || event.attempts >= configuration.retrySchedule.count
             ? nil : ledger.now().addingTimeInterval(configuration.retrySchedule[event.attempts])
-        do {
-            try await ledger.finishWebhookAttempt(event.id, by: worker, delivered: failure == nil, error: failure, retryAt: retryAt)
-        } catch {
-            // The lease runs out and the event is sent again: at least once.
-            logger.warning("webhooks: cannot record an attempt", metadata: ["id": "\(event.id)", "error": "\(error)"])
-        }
         if let failure {
             logger.notice("webhook not delivered", metadata: ["id": "\(event.id)", "type": "\(event.type)", "error": "\(failure)",
                                                              "final": "\(retryAt == nil)"])
         }
+        return WebhookAttempt(id: event.id, delivered: failure == nil, error: failure, retryAt: retryAt)
     }
 }
