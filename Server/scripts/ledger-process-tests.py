@@ -238,40 +238,8 @@ def two_processes_race(binary: str, ledger: str, work: Path) -> str:
 
 def sigkill_under_load(binary: str, ledger: str, work: Path) -> str:
     items = bodies("receipt", 4000, work, first=4_200_000_000_000_000)
-    server = Server(binary, ledger, work / "server-killed.log")
-    acknowledged: dict[str, str] = {}  # transaction -> user, for every 200 that listed it as credited
-    sent: list[dict] = []
-    lock = threading.Lock()
-    cursor = iter(items)
-    stop = threading.Event()
-
-    def client() -> None:
-        while not stop.is_set():
-            with lock:
-                body = next(cursor, None)
-                if body is None:
-                    return
-                sent.append(body)
-            try:
-                status, answer = send(server, body)
-            except OSError:
-                return  # the server is gone: the answer to this request is unknown
-            if status == 200 and transaction_of(body) in answer.get("credited", []):
-                with lock:
-                    acknowledged[transaction_of(body)] = body["user"]
-
-    clients = [threading.Thread(target=client) for _ in range(16)]
-    for thread in clients:
-        thread.start()
-    deadline = time.monotonic() + 30
-    while len(acknowledged) < 300 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    server.process.send_signal(signal.SIGKILL)  # mid-run: 16 requests are in flight
-    server.process.wait(timeout=30)
-    stop.set()
-    for thread in clients:
-        thread.join()
-    server.log.close()
+    # 16 clients until 300 credits are acknowledged, then SIGKILL with requests in flight.
+    acknowledged, sent = load(Server(binary, ledger, work / "server-killed.log"), items, until=300)
     check(len(acknowledged) >= 300, f"only {len(acknowledged)} credits acknowledged before the kill")
 
     restarted = Server(binary, ledger, work / "server-restarted.log")
