@@ -288,3 +288,42 @@ rc_signature_result rc_verify_signature(const rc_certificate *signer, rc_signatu
         ? verify_rsa(key, digest, hash, hash_length, signature, signature_length)
         : verify_ecdsa(key, hash, hash_length, signature, signature_length);
 }
+
+// rc_signing_key is an EVP_PKEY under another name, as rc_certificate is an X509.
+static EVP_PKEY *as_pkey(const rc_signing_key *key) { return (EVP_PKEY *)key; }
+
+rc_signing_key *rc_signing_key_parse(const uint8_t *der, size_t length) {
+    if (length == 0 || length > LONG_MAX) return NULL;
+    const unsigned char *cursor = der;
+    PKCS8_PRIV_KEY_INFO *info = d2i_PKCS8_PRIV_KEY_INFO(NULL, &cursor, (long)length);
+    if (info == NULL) return NULL;
+    EVP_PKEY *key = (size_t)(cursor - der) == length ? EVP_PKCS82PKEY(info) : NULL;
+    PKCS8_PRIV_KEY_INFO_free(info);
+    if (key != NULL && (EVP_PKEY_get_base_id(key) != EVP_PKEY_EC || named_curve(key) != RC_CURVE_P256)) {
+        EVP_PKEY_free(key);
+        key = NULL;
+    }
+    return (rc_signing_key *)key;
+}
+
+void rc_signing_key_free(rc_signing_key *key) { EVP_PKEY_free(as_pkey(key)); }
+
+size_t rc_signing_key_public_point(const rc_signing_key *key, uint8_t *out) {
+    size_t written = 0;
+    if (EVP_PKEY_get_octet_string_param(as_pkey(key), OSSL_PKEY_PARAM_PUB_KEY, out, 65, &written) != 1) return 0;
+    return written == 65 ? written : 0;
+}
+
+size_t rc_signing_key_sign(const rc_signing_key *key, const uint8_t *data, size_t length, uint8_t *out) {
+    uint8_t hash[RC_MAX_DIGEST_LENGTH];
+    const size_t hash_length = rc_digest(RC_DIGEST_SHA256, data, length, hash);
+    if (hash_length == 0) return 0;
+    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new(as_pkey(key), NULL);
+    size_t written = RC_MAX_ECDSA_DER_LENGTH;
+    if (context == NULL || EVP_PKEY_sign_init(context) != 1
+        || EVP_PKEY_sign(context, out, &written, hash, hash_length) != 1) {
+        written = 0;
+    }
+    EVP_PKEY_CTX_free(context);
+    return written;
+}

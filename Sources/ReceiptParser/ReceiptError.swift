@@ -123,6 +123,9 @@ public struct ReceiptError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let missingCreationDate = Code("missingCreationDate")
         /// A trust anchor given by the caller is not a usable certificate.
         public static let invalidAnchor = Code("invalidAnchor")
+        /// A signing key given by the caller is not an EC P-256 private key in PKCS #8 (DER, or
+        /// PEM as App Store Connect's `.p8` files are).
+        public static let invalidSigningKey = Code("invalidSigningKey")
         /// A certificate's public key is outside what verification accepts (RSA 2048 to 4096
         /// bits with a public exponent of at most 2^32, EC P-256 or P-384); refused before any
         /// signature math with it.

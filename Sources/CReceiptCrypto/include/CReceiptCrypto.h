@@ -1,6 +1,7 @@
 // CReceiptCrypto: the few things ReceiptParser needs from OpenSSL's libcrypto.
 //
-// This layer parses X.509 certificates, computes digests and checks signatures. It makes no
+// This layer parses X.509 certificates, computes digests, checks signatures and makes ES256
+// signatures with a key the caller gives (App Store Connect keys). It makes no
 // trust decision: which certificate may sign what, at which time, is policy and lives in Swift
 // (Sources/ReceiptParser/Trust). Every function is reentrant; there is no global mutable state,
 // so any number of threads may call in at once. Objects returned here are immutable once made.
@@ -148,6 +149,27 @@ rc_signature_result rc_verify_signature(const rc_certificate *_Nonnull signer,
 /// Hashes `data` into `out` (at least RC_MAX_DIGEST_LENGTH bytes). Returns the digest length, or 0.
 size_t rc_digest(rc_digest_algorithm digest, const uint8_t *_Nonnull data, size_t length,
                  uint8_t *_Nonnull out);
+
+/// A P-256 private key for ES256 (an App Store Connect `.p8`, a promotional-offer key), parsed by
+/// OpenSSL. Opaque and immutable; free with rc_signing_key_free. Signing is the only use.
+typedef struct rc_signing_key rc_signing_key;
+
+/// Parses exactly `length` bytes of DER PKCS #8 PrivateKeyInfo holding an EC key on P-256.
+/// Returns NULL for anything else (another curve or type, trailing bytes, an encrypted key).
+rc_signing_key *_Nullable rc_signing_key_parse(const uint8_t *_Nonnull der, size_t length);
+
+void rc_signing_key_free(rc_signing_key *_Nullable key);
+
+/// The key's public point, uncompressed (0x04 ‖ x ‖ y), into `out` (65 bytes). Returns 65, or 0.
+size_t rc_signing_key_public_point(const rc_signing_key *_Nonnull key, uint8_t *_Nonnull out);
+
+/// ECDSA over SHA-256 of `data` with a fresh random nonce, as DER ECDSA-Sig-Value into `out`
+/// (at least RC_MAX_ECDSA_DER_LENGTH bytes). Returns the signature's length, or 0.
+size_t rc_signing_key_sign(const rc_signing_key *_Nonnull key, const uint8_t *_Nonnull data,
+                           size_t length, uint8_t *_Nonnull out);
+
+/// Longest DER ECDSA-Sig-Value on P-256: SEQUENCE of two INTEGERs of at most 33 bytes each.
+#define RC_MAX_ECDSA_DER_LENGTH 72
 
 #ifdef __cplusplus
 }

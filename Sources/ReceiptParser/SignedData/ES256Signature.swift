@@ -34,4 +34,27 @@ enum ES256Signature {
         if digits.first.map({ $0 & 0x80 != 0 }) ?? true { der.append(0) }
         der.append(contentsOf: digits)
     }
+
+    /// The 64-byte r‖s form of a DER ECDSA-Sig-Value on P-256 (what OpenSSL signs), or nil
+    /// when `der` is not exactly one SEQUENCE of two INTEGERs of at most 32 significant bytes.
+    static func raw(fromDER der: [UInt8]) -> [UInt8]? {
+        guard der.count >= 8, der[0] == ASN1Tag.sequence, Int(der[1]) == der.count - 2 else { return nil }
+        var raw: [UInt8] = []
+        raw.reserveCapacity(length)
+        var index = 2
+        for _ in 0..<2 {
+            guard index + 2 <= der.count, der[index] == ASN1Tag.integer else { return nil }
+            let count = Int(der[index + 1])
+            guard count >= 1, count <= 33, index + 2 + count <= der.count else { return nil }
+            var digits = der[(index + 2)..<(index + 2 + count)]
+            if digits.count == 33 {
+                guard digits.first == 0 else { return nil }
+                digits = digits.dropFirst()
+            }
+            raw.append(contentsOf: repeatElement(0, count: 32 - digits.count))
+            raw.append(contentsOf: digits)
+            index += 2 + count
+        }
+        return index == der.count ? raw : nil
+    }
 }

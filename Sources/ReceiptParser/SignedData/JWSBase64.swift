@@ -64,4 +64,27 @@ enum JWSBase64 {
     static func decode(_ text: ArraySlice<UInt8>, _ alphabet: Alphabet) -> [UInt8]? {
         text.withUnsafeBufferPointer { decode($0, alphabet) }
     }
+
+    /// The one canonical encoding of `bytes` in `alphabet`: base64url without padding, or
+    /// standard base64 padded to a multiple of four.
+    static func encode(_ bytes: some Collection<UInt8>, _ alphabet: Alphabet) -> String {
+        let characters = Array((alphabet == .url ? "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+                                                 : "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/").utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var iterator = bytes.makeIterator()
+        while let first = iterator.next() {
+            let second = iterator.next(), third = iterator.next()
+            let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
+            let carried = second == nil ? 2 : third == nil ? 3 : 4
+            for offset in 0..<4 {
+                if offset < carried {
+                    text.append(characters[Int(group >> (18 - 6 * UInt32(offset)) & 63)])
+                } else if alphabet == .standard {
+                    text.append(UInt8(ascii: "="))
+                }
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
 }

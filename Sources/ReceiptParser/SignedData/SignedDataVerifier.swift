@@ -54,8 +54,11 @@ public struct SignedDataVerifier: Sendable {
         inspect(token, member: nil, expecting: kind, options: options)
     }
 
-    func inspect(_ bytes: [UInt8], member: String?, expecting expectedKind: SignedDataKind?,
-                 options: InspectionOptions) -> SignedDataInspection {
+    /// Inspects one token that a JSON body holds at `member` (`data[0].lastTransactions[1].signedRenewalInfo`),
+    /// which names it in every failure: for answers of Apple's API, whose tokens sit deeper than
+    /// ``inspectAll(_:expecting:options:)`` looks.
+    public func inspect(_ bytes: [UInt8], member: String?, expecting expectedKind: SignedDataKind?,
+                        options: InspectionOptions = .verifiedOnly) -> SignedDataInspection {
         var inspection = SignedDataInspection(member: member, expectedKind: expectedKind)
         let token: CompactJWS
         do {
