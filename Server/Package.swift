@@ -8,6 +8,9 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "receipt-server", targets: ["receipt-server"]),
+        // The App Store Server API client: Apple's calls within Apple's limits, every signed
+        // answer verified. Here, beside the server, so the library stays free of HTTP.
+        .library(name: "AppStoreServerAPI", targets: ["AppStoreServerAPI"]),
     ],
     dependencies: [
         .package(name: "ReceiptParser", path: ".."),
@@ -42,6 +45,16 @@ let package = Package(
             ]
         ),
         .target(
+            name: "AppStoreServerAPI",
+            dependencies: [
+                .product(name: "ReceiptParser", package: "ReceiptParser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .target(
             name: "ReceiptServer",
             dependencies: [
                 .product(name: "ReceiptParser", package: "ReceiptParser"),
@@ -69,6 +82,28 @@ let package = Package(
                 "ReceiptLedger",
                 .product(name: "ReceiptCommandLine", package: "ReceiptParser"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // An offline Apple: the App Store Server API's routes on loopback, tokens signed by the
+        // test PKI, every bearer JWT checked, faults on command.
+        .target(
+            name: "AppleSimulator",
+            dependencies: [
+                "AppStoreServerAPI",
+                .product(name: "ReceiptParser", package: "ReceiptParser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/AppleSimulator"
+        ),
+        .testTarget(
+            name: "AppStoreServerAPITests",
+            dependencies: [
+                "AppStoreServerAPI",
+                "AppleSimulator",
+                .product(name: "ReceiptParser", package: "ReceiptParser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         // What both test targets share: a clock moved by hand, a temporary folder.

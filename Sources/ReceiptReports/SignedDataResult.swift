@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import ReceiptParser
 
 // What receipt-dump reports of an input that holds StoreKit 2 signed data: one inspection per
@@ -9,22 +14,29 @@ extension DumpResult {
     static func makeSignedData(name: String, input: [UInt8], settings: DumpSettings) -> DumpResult {
         let options = InspectionOptions(decodesUnverified: true, summarizesCertificates: settings.wantsCertificates)
         let tokens = settings.signedDataVerifier.inspectAll(input, options: options)
-        var result = DumpResult(file: name)
-        result.tokens = tokens
-        if case .instant(let instant) = settings.signedDataVerifier.policy.validationTime { result.tokensJudgedAt = instant }
+        var result = inspected(name: name, tokens: tokens, by: settings.signedDataVerifier, statusTime: settings.statusTime)
         result.tokensVerified = settings.verifier != nil
-        if result.tokensVerified {
-            var snapshots = SubscriptionSnapshots()
-            for token in tokens { snapshots.record(token) }
-            let entries = snapshots.subscriptions(at: settings.statusTime)
-            if !entries.isEmpty { result.subscriptions = (settings.statusTime, entries) }
-        }
+        if !result.tokensVerified { result.subscriptions = nil }
         if let credited = settings.credited {
             let ids = tokens.flatMap(Self.transactionIDs)
             result.reconciliation = Reconciliation(
                 notCredited: ids.filter { !credited.contains($0) }.map(\.text),
                 notInReceipt: credited.subtracting(Set(ids)).sorted().map(\.text))
         }
+        return result
+    }
+
+    /// The report of tokens inspected elsewhere by `verifier` (an answer of Apple's API, each
+    /// named by its member), with the subscriptions they describe at `statusTime`.
+    public static func inspected(name: String, tokens: [SignedDataInspection], by verifier: SignedDataVerifier,
+                                 statusTime: Date) -> DumpResult {
+        var result = DumpResult(file: name)
+        result.tokens = tokens
+        if case .instant(let instant) = verifier.policy.validationTime { result.tokensJudgedAt = instant }
+        var snapshots = SubscriptionSnapshots()
+        for token in tokens { snapshots.record(token) }
+        let entries = snapshots.subscriptions(at: statusTime)
+        if !entries.isEmpty { result.subscriptions = (statusTime, entries) }
         return result
     }
 

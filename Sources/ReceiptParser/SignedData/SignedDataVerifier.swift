@@ -185,7 +185,7 @@ extension SignedDataInspection {
 
 extension StrictJSON.Value {
     /// For reasons: "a string", "an object".
-    var typeName: String {
+    public var typeName: String {
         switch self {
         case .object: "an object"
         case .array: "an array"

@@ -1,0 +1,23 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Where the client reads the time and waits: the wall clock, because Apple's `Retry-After`
+/// is a UNIX instant. Tests may give another.
+public protocol AppStoreClock: Sendable {
+    func now() -> Date
+    /// Returns at `instant` or later; throws when the task is cancelled.
+    func sleep(until instant: Date) async throws
+}
+
+/// The system's wall clock.
+public struct SystemAppStoreClock: AppStoreClock {
+    public init() {}
+    public func now() -> Date { Date() }
+    public func sleep(until instant: Date) async throws {
+        let seconds = instant.timeIntervalSinceNow
+        if seconds > 0 { try await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded(.up)))) }
+    }
+}

@@ -1,0 +1,241 @@
+import AppleSimulator
+import Foundation
+import ReceiptParser
+import Testing
+@testable import AppStoreServerAPI
+
+/// The client against the offline Apple: every call's answer verified and read, Apple's JWT
+/// checks passed, and each fault ending as the issue says, within its deadline.
+@Suite(.timeLimit(.minutes(2)))
+struct AppStoreServerAPIClientTests {
+    @Test func everyCallAnswersWithVerifiedValues() async throws {
+        try await withSimulator({ addSubscription(to: $0, in: .production, revokeLast: true) }) { simulator, makeClient in
+            let client = try makeClient(ClientSettings())
+            defer { Task { try await client.shutdown() } }
+
+            let info = try await client.transactionInfo("2")
+            #expect(info.transactions.map(\.transactionId) == ["2"] && info.environment == .production)
+
+            // Three transactions on pages of two: every page, in order.
+            let history = try await client.transactionHistory("1")
+            #expect(history.count == 2 && history.flatMap(\.transactions).map(\.transactionId) == ["1", "2", "3"])
+            #expect(history.last?.string("revision") == "rev-3" && history.last?.bool("hasMore") == false)
+
+            let refunds = try await client.refundHistory("1")
+            #expect(refunds.flatMap(\.transactions).map(\.transactionId) == ["3"] && refunds[0].transactions[0].revocationDate != nil)
+
+            let statuses = try await client.subscriptionStatuses("1")
+            #expect(statuses.transactions.map(\.transactionId) == ["3"] && statuses.renewalInfos.map(\.originalTransactionId) == ["1"])
+            #expect(statuses.tokens.map(\.member) == ["data[0].lastTransactions[0].signedTransactionInfo", "data[0].lastTransactions[0].signedRenewalInfo"])
+
+            let order = try await client.lookUpOrder("MORDER1")
+            #expect(order.integer("status") == 0 && order.transactions.map(\.transactionId) == ["1"])
+            #expect(try await client.lookUpOrder("MNOSUCH").integer("status") == 1)
+
+            let window = NotificationHistoryRequest(startDate: AppleSimulator.signedDate.addingTimeInterval(-1), endDate: AppleSimulator.signedDate.addingTimeInterval(3600))
+            let notifications = try await client.notificationHistory(window).flatMap(\.notifications)
+            #expect(notifications.map { $0.notificationType?.rawValue } == ["SUBSCRIBED", "DID_RENEW", "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS"])
+            var failures = window
+            failures.onlyFailures = true
+            #expect(try await client.notificationHistory(failures).flatMap(\.notifications).count == 2)
+
+            let test = try await client.requestTestNotification()
+            let token = try #require(test.string("testNotificationToken"))
+            #expect(try await client.testNotificationStatus(token).notifications.map { $0.notificationType?.rawValue } == ["TEST"])
+
+            #expect(try await client.appTransactionInfo("1").appTransaction?.bundleId == simulator.bundleID)
+            try await client.sendConsumptionInformation("1", ConsumptionRequest(customerConsented: true, deliveryStatus: "DELIVERED", sampleContentProvided: false))
+            let extended = try await client.extendRenewalDate("1", ExtendRenewalDateRequest(extendByDays: 7, extendReasonCode: 1))
+            #expect(extended.bool("success") == true && extended.string("originalTransactionId") == "1")
+            let mass = try await client.massExtendRenewalDate(MassExtendRenewalDateRequest(productId: "com.example.monthly", extendByDays: 3, extendReasonCode: 3))
+            let requestIdentifier = try #require(mass.string("requestIdentifier"))
+            let massStatus = try await client.massExtensionStatus(productId: "com.example.monthly", requestIdentifier: requestIdentifier)
+            #expect(massStatus.bool("complete") == true && massStatus.integer("succeededCount") == 30)
+            let account = UUID()
+            try await client.setAppAccountToken("1", appAccountToken: account)
+            #expect(simulator.appAccountTokens(in: .production) == ["1": account.uuidString.lowercased()])
+
+            // Apple's JWT checks passed on every request; the refusals were the simulator's own answers.
+            #expect(!simulator.requests.contains { $0.status == 401 })
+            #expect(Set(simulator.requests.compactMap(\.endpoint)) == Set(AppStoreEndpoint.allCases))
+        }
+    }
+
+    /// Apple's refusals keep their code and message; a key Apple does not know gets 401.
+    @Test func refusalsKeepApplesErrorAndAreNotRetried() async throws {
+        try await withSimulator({ addSubscription(to: $0, in: .production) }) { simulator, makeClient in
+            let client = try makeClient(ClientSettings())
+            let missing = await apiError { _ = try await client.transactionInfo("404") }
+            guard case .refused(_, 404, 4040010, let message)? = missing else { Issue.record("\(String(describing: missing))"); return }
+            #expect(message == "Transaction id not found." && missing?.exitStatus == 1)
+
+            simulator.inject(.status(400, errorCode: 4000006), endpoint: .transactionInfo)
+            #expect(await apiError { _ = try await client.transactionInfo("1") }?.errorCode == 4000006)
+            #expect(simulator.requests.count == 2, "a 4xx that is not retryable is asked once")
+
+            let stranger = try makeClient(ClientSettings(keyID: "OTHERKEY99"))
+            let refused = await apiError { _ = try await stranger.transactionInfo("1") }
+            guard case .refused(_, 401, nil, nil)? = refused else { Issue.record("\(String(describing: refused))"); return }
+            try await client.shutdown()
+            try await stranger.shutdown()
+        }
+    }
+
+    /// 5xx and Apple's retryable codes are asked again, a bounded number of times.
+    @Test func serverErrorsAreRetriedThenGivenUp() async throws {
+        try await withSimulator({ addSubscription(to: $0, in: .production) }) { simulator, makeClient in
+            let client = try makeClient(ClientSettings(maxRetries: 2))
+            simulator.inject(.status(503, errorCode: nil), times: 1)
+            simulator.inject(.status(404, errorCode: 4040002), times: 1)
+            #expect(try await client.transactionInfo("1").transactions.count == 1)
+            #expect(simulator.requests.map(\.status) == [503, 404, 200])
+
+            simulator.inject(.status(500, errorCode: 5000000), times: 10)
+            let error = await apiError { _ = try await client.transactionInfo("1") }
+            guard case .noAnswer(let host, let reason)? = error else { Issue.record("\(String(describing: error))"); return }
+            #expect(host == "127.0.0.1" && reason.contains("HTTP 500") && error?.exitStatus == 3)
+            #expect(simulator.requests.count == 6, "three more attempts: the first and two retries")
+            try await client.shutdown()
+        }
+    }
+
+    /// No request to an endpoint leaves before Apple's Retry-After instant, not even the ones
+    /// that were already waiting for their turn.
+    @Test func retryAfterHoldsEveryRequestToThatEndpoint() async throws {
+        try await withSimulator({ addSubscription(to: $0, in: .production) }) { simulator, makeClient in
+            let client = try makeClient(ClientSettings())
+            simulator.inject(.rateLimit(after: 1.2), endpoint: .transactionInfo)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { _ = try await client.transactionInfo("1") }
+                // Once the 429 is back at the client, three more calls to the endpoint queue up.
+                while !simulator.requests.contains(where: { $0.status == 429 }) { try await Task.sleep(for: .milliseconds(5)) }
+                try await Task.sleep(for: .milliseconds(100))
+                for id in ["1", "2", "3"] { group.addTask { _ = try await client.transactionInfo(id) } }
+                try await group.waitForAll()
+            }
+            let requests = simulator.requests
+            let limited = try #require(requests.first { $0.status == 429 })
+            let resumeAt = limited.instant.addingTimeInterval(1.2)
+            let later = requests.filter { $0.instant > limited.instant }
+            #expect(later.count == 4 && later.allSatisfy { $0.instant >= resumeAt.addingTimeInterval(-0.005) },
+                    "\(later.map { $0.instant.timeIntervalSince(limited.instant) })")
+            #expect(requests.filter { $0.status == 200 }.count == 4)
+
+            // A Retry-After beyond the call's wait bound ends the call at once, with no answer.
+            let impatient = try makeClient(ClientSettings(maxWait: 1))
+            simulator.inject(.rateLimit(after: 30), endpoint: .transactionInfo)
+            let started = Date()
+            let error = await apiError { _ = try await impatient.transactionInfo("1") }
+            #expect(error?.exitStatus == 3 && Date().timeIntervalSince(started) < 1, "\(String(describing: error))")
+            try await client.shutdown()
+            try await impatient.shutdown()
+        }
+    }
+
+    /// A burst is spread so that no window of the budget's interval holds more than its requests.
+    @Test func budgetsAreNeverExceeded() async throws {
+        try await withSimulator({ addSubscription(to: $0, in: .production) }) { simulator, makeClient in
+            let client = try makeClient(ClientSettings(budgets: [.transactionInfo: RequestRate(requests: 4, interval: 0.5)]))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<14 { group.addTask { _ = try await client.transactionInfo("1") } }
+                try await group.waitForAll()
+            }
+            let instants = simulator.requests.map(\.instant).sorted()
+            #expect(instants.count == 14)
+            // Arrivals may bunch up by a few milliseconds on the way; departures never do.
+            for (index, instant) in instants.enumerated() where index >= 4 {
+                #expect(instant.timeIntervalSince(instants[index - 4]) >= 0.5 - 0.05, "request \(index)")
+            }
+            #expect(instants.last!.timeIntervalSince(instants.first!) >= 1.4)
+            try await client.shutdown()
+        }
+    }
+
+    /// A request that never answers ends at its deadline; a call that runs out of time ends at its bound.
+    @Test func silenceEndsAtTheDeadline() async throws {
+        try await withSimulator({ addSubscription(to: $0, in: .production) }) { simulator, makeClient in
+            let client = try makeClient(ClientSettings(timeout: 0.5, maxRetries: 0))
+            simulator.inject(.hang(seconds: 3))
+            let started = Date()
+            let error = await apiError { _ = try await client.transactionInfo("1") }
+            let elapsed = Date().timeIntervalSince(started)
+            guard case .noAnswer(_, let reason)? = error else { Issue.record("\(String(describing: error))"); return }
+            #expect(reason.contains("no answer within 0.5 s") && elapsed >= 0.45 && elapsed < 1.5, "\(elapsed) \(reason)")
+
+            let bounded = try makeClient(ClientSettings(timeout: 5, maxWait: 0.8, maxRetries: 5))
+            simulator.inject(.hang(seconds: 3))
+            let boundStart = Date()
+            #expect(await apiError { _ = try await bounded.transactionInfo("1") }?.exitStatus == 3)
+            #expect(Date().timeIntervalSince(boundStart) < 1.6)
+            try await client.shutdown()
+            try await bounded.shutdown()
+        }
+    }
+
+    /// Answers that cannot be read: over the cap, not JSON, a page token that repeats.
+    @Test func unreadableAnswersAreRefused() async throws {
+        try await withSimulator({ addSubscription(to: $0, in: .production) }) { simulator, makeClient in
+            let client = try makeClient(ClientSettings(maxAnswerBytes: 4096))
+            simulator.inject(.oversized(bytes: 100_000))
+            let oversized = await apiError { _ = try await client.transactionInfo("1") }
+            guard case .unreadable(_, let reason)? = oversized else { Issue.record("\(String(describing: oversized))"); return }
+            #expect(reason.contains("over the cap of 4096") && oversized?.exitStatus == 2)
+
+            simulator.inject(.notJSON)
+            #expect(await apiError { _ = try await client.transactionInfo("1") }?.exitStatus == 2)
+
+            simulator.inject(.repeatingPage, times: 5)
+            let pager = try makeClient(ClientSettings())
+            let repeating = await apiError { _ = try await pager.transactionHistory("1") }
+            guard case .unreadable(_, let walk)? = repeating else { Issue.record("\(String(describing: repeating))"); return }
+            #expect(walk.contains("repeats"))
+            #expect(simulator.requests.filter { $0.endpoint == .transactionHistory }.count == 2)
+            try await client.shutdown()
+            try await pager.shutdown()
+        }
+    }
+
+    /// One forged token makes the answer unusable, naming its member; a token for the other
+    /// environment is not accepted.
+    @Test func aForgedOrForeignTokenIsNotVerified() async throws {
+        try await withSimulator({ addSubscription(to: $0, in: .production) }) { simulator, makeClient in
+            let client = try makeClient(ClientSettings())
+            simulator.inject(.forgedToken, endpoint: .subscriptionStatuses)
+            let forged = await apiError { _ = try await client.subscriptionStatuses("1") }
+            guard case .notVerified(_, let member, let failure)? = forged else { Issue.record("\(String(describing: forged))"); return }
+            #expect(member == "data[0].lastTransactions[0].signedTransactionInfo" && failure.code.isTrustFailure && forged?.exitStatus == 1)
+
+            simulator.add(transaction: simulator.transaction(id: "77", environment: .sandbox), in: .production)
+            let foreign = await apiError { _ = try await client.transactionInfo("77") }
+            guard case .notVerified(_, _, let mismatch)? = foreign else { Issue.record("\(String(describing: foreign))"); return }
+            #expect(mismatch.code == .environmentMismatch)
+            try await client.shutdown()
+        }
+    }
+
+    /// `auto`: production first, then sandbox for a transaction production does not know or an
+    /// app production has not released; order ids only in production.
+    @Test func autoFallsBackToSandbox() async throws {
+        try await withSimulator({ addSubscription(to: $0, in: .sandbox, ids: ["8", "9"]) }) { simulator, makeClient in
+            let client = try makeClient(ClientSettings(environment: .auto))
+            let answer = try await client.transactionInfo("9")
+            #expect(answer.environment == .sandbox && answer.transactions.first?.environment == "Sandbox")
+            #expect(simulator.requests.map(\.environment) == [.production, .sandbox])
+            simulator.unreleased = true
+            #expect(try await client.transactionHistory("8").flatMap(\.transactions).count == 2)
+            #expect(await apiError { _ = try await client.lookUpOrder("MORDER1") }?.exitStatus == 1)
+            #expect(simulator.requests.last?.environment == .production)
+            try await client.shutdown()
+        }
+    }
+
+    /// The bearer JWT is reused until five minutes before it expires, then made anew.
+    @Test func theBearerTokenIsReused() throws {
+        let key = try ES256SigningKey(pkcs8: Array(try AppleSimulator().privateKeyPEM.utf8))
+        let bearer = BearerToken(credentials: AppStoreCredentials(key: key, keyID: "K", issuerID: "I", bundleID: "B"))
+        let now = Date()
+        let first = bearer.token(at: now)
+        #expect(bearer.token(at: now.addingTimeInterval(14 * 60)) == first)
+        #expect(bearer.token(at: now.addingTimeInterval(16 * 60)) != first)
+    }
+}
