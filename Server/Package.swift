@@ -11,6 +11,8 @@ let package = Package(
         // The App Store Server API client: Apple's calls within Apple's limits, every signed
         // answer verified. Here, beside the server, so the library stays free of HTTP.
         .library(name: "AppStoreServerAPI", targets: ["AppStoreServerAPI"]),
+        // `receipt-dump api …`: receipt-dump runs this program for its api commands.
+        .executable(name: "receipt-dump-api", targets: ["receipt-dump-api"]),
     ],
     dependencies: [
         .package(name: "ReceiptParser", path: ".."),
@@ -80,6 +82,16 @@ let package = Package(
             dependencies: [
                 "ReceiptServer",
                 "ReceiptLedger",
+                .product(name: "ReceiptCommandLine", package: "ReceiptParser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "receipt-dump-api",
+            dependencies: [
+                "AppStoreServerAPI",
+                .product(name: "ReceiptParser", package: "ReceiptParser"),
+                .product(name: "ReceiptReports", package: "ReceiptParser"),
                 .product(name: "ReceiptCommandLine", package: "ReceiptParser"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -37,10 +37,20 @@ struct ReceiptDump: ParsableCommand {
         decoded but did not verify, or a check failed; 2 a receipt could not be read or decoded; \
         64 usage error. With several receipts, the worst of them. With --no-verify, 0 means \
         every receipt decoded and passed the checks.
+
+        receipt-dump api ... asks Apple's App Store Server API (receipt-dump api --help); it runs \
+        receipt-dump-api, built with the Server package.
         """
     )
 
     typealias Format = ReportFormat
+
+    /// `receipt-dump api …` is another program's (APICommand); everything else is receipt-dump's.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "api" { APICommand.exec(Array(arguments.dropFirst())) }
+        main(nil)
+    }
 
     enum ExpectedEnvironment: String, ExpressibleByArgument, CaseIterable {
         case production, sandbox, xcode

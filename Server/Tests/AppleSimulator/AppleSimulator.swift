@@ -20,7 +20,7 @@ public final class AppleSimulator: @unchecked Sendable {
         /// 429 with `Retry-After` this many seconds from the request, in UNIX milliseconds.
         case rateLimit(after: Double)
         /// This HTTP status, with Apple's error body when a code is given.
-        case status(Int, errorCode: Int?)
+        case status(Int, errorCode: Int?, message: String = "Simulated error.")
         /// No answer for this many seconds (the connection stays open).
         case hang(seconds: Double)
         /// A 200 answer of this many bytes.
@@ -155,9 +155,9 @@ public final class AppleSimulator: @unchecked Sendable {
                 var response = Self.response(429, Self.error(4290000, "Rate limit exceeded."))
                 response.headers[HTTPField.Name("Retry-After")!] = String(Int64((now.timeIntervalSince1970 + after) * 1000))
                 return response
-            case .status(let code, let errorCode):
+            case .status(let code, let errorCode, let message):
                 status = code
-                return Self.response(code, errorCode.map { Self.error($0, "Simulated error.") } ?? [])
+                return Self.response(code, errorCode.map { Self.error($0, message) } ?? [])
             case .hang(let seconds):
                 try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
                 status = 503
@@ -358,7 +358,9 @@ public final class AppleSimulator: @unchecked Sendable {
     }
 
     static func error(_ code: Int, _ message: String) -> [UInt8] {
-        Array("{\"errorCode\":\(code),\"errorMessage\":\"\(message)\"}".utf8)
+        var json = JSONWriter()
+        StrictJSON.Value.object([("errorCode", .number(String(code))), ("errorMessage", .string(message))]).write(to: &json)
+        return json.finish()
     }
 
     static func json(_ members: [(key: String, value: StrictJSON.Value)]) -> Response {

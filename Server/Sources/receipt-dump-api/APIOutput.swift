@@ -1,0 +1,94 @@
+import AppStoreServerAPI
+import ArgumentParser
+import Foundation
+import ReceiptParser
+import ReceiptReports
+
+/// What `receipt-dump api` prints of a call: each answer's members and each signed value's
+/// report (the same reports as receipt-dump's for tokens), or the error; and the exit status.
+enum APIOutput {
+    static func run(_ options: APIOptions, call: String, _ body: (AppStoreServerAPIClient) async throws(AppStoreAPIError) -> [AppStoreAnswer]) async throws {
+        let client = try options.makeClient()
+        let outcome: Result<[AppStoreAnswer], AppStoreAPIError>
+        do throws(AppStoreAPIError) {
+            outcome = .success(try await body(client))
+        } catch {
+            outcome = .failure(error)
+        }
+        try? await client.shutdown()
+        switch outcome {
+        case .success(let answers):
+            print(render(answers, call: call, options: options, statusTime: options.trust.instant ?? Date()), terminator: "")
+        case .failure(let error):
+            if options.format == .json {
+                var json = JSONWriter(layout: .indented)
+                json.beginObject()
+                json.key("call"); json.string(call)
+                json.key("error"); json.string(error.description)
+                json.key("status"); json.number(Int(error.exitStatus))
+                json.endObject()
+                print(json.finishString())
+            }
+            FileHandle.standardError.write(Data("receipt-dump api \(call): \(error.description)\n".utf8))
+            throw ExitCode(error.exitStatus)
+        }
+    }
+
+    static func render(_ answers: [AppStoreAnswer], call: String, options: APIOptions, statusTime: Date) -> String {
+        let verifier = (try? options.trust.makeSignedDataVerifier()) ?? SignedDataVerifier()
+        switch options.format {
+        case .json:
+            var json = JSONWriter(layout: .indented)
+            json.beginObject()
+            json.key("answers")
+            json.beginArray()
+            for answer in answers {
+                json.beginObject()
+                json.key("body"); answer.body.write(to: &json)
+                json.key("environment"); json.string(answer.environment.storeKitName ?? "\(answer.environment)")
+                json.key("host"); json.string(answer.host)
+                json.key("report"); DumpResult.inspected(name: call, tokens: answer.tokens, by: verifier, statusTime: statusTime).write(to: &json)
+                json.endObject()
+            }
+            json.endArray()
+            json.key("call"); json.string(call)
+            json.key("status"); json.number(0)
+            json.endObject()
+            return json.finishString() + "\n"
+        case .text:
+            let onTerminal = isatty(STDOUT_FILENO) == 1
+            let style = Style(enabled: !options.noColor && onTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+            let renderer = Renderer(format: .text, style: style, showDetails: false, statusTime: statusTime, expectedEnvironment: nil)
+            var text = ""
+            for (index, answer) in answers.enumerated() {
+                let page = answers.count > 1 ? " (page \(index + 1) of \(answers.count))" : ""
+                text += "\(call)\(page): answered by \(DisplayText.escape(answer.host, limit: 200)) (\(answer.environment.storeKitName ?? "\(answer.environment)"))\n"
+                for line in memberLines(answer.body, path: "") { text += "  " + line + "\n" }
+                if !answer.tokens.isEmpty {
+                    text += renderer.render(DumpResult.inspected(name: "\(call)\(page)", tokens: answer.tokens, by: verifier, statusTime: statusTime))
+                }
+                text += "\n"
+            }
+            if answers.allSatisfy({ $0.tokens.isEmpty && $0.body == .object([]) }) { text += "\(call): done (Apple answered with no body)\n" }
+            return text
+        }
+    }
+
+    /// The answer's own members, tokens left to their reports: `name: value`, escaped.
+    static func memberLines(_ value: StrictJSON.Value, path: String) -> [String] {
+        switch value {
+        case .object(let members):
+            return members.flatMap { member -> [String] in
+                let name = path.isEmpty ? member.key : path + "." + member.key
+                if member.key.hasPrefix("signed") { return [] }
+                return memberLines(member.value, path: name)
+            }
+        case .array(let elements):
+            return elements.enumerated().flatMap { memberLines($0.element, path: "\(path)[\($0.offset)]") }
+        case .string(let text): return ["\(DisplayText.escape(path, limit: 200)): \(DisplayText.escape(text, limit: 500))"]
+        case .number(let text): return ["\(DisplayText.escape(path, limit: 200)): \(text)"]
+        case .bool(let flag): return ["\(DisplayText.escape(path, limit: 200)): \(flag)"]
+        case .null: return ["\(DisplayText.escape(path, limit: 200)): null"]
+        }
+    }
+}

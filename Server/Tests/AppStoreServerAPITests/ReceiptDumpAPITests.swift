@@ -1,0 +1,152 @@
+import AppleSimulator
+import Foundation
+import ReceiptParser
+import Testing
+
+/// `receipt-dump api` as support staff run it: the built program against the offline Apple, its
+/// output, and the exit status of each failure class within its deadline.
+@Suite(.timeLimit(.minutes(3)))
+struct ReceiptDumpAPITests {
+    /// `swift test` builds every product into the folder that holds the test bundle.
+    static let binary: URL? = {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("receipt-dump-api") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("TestReceipts/pki/jws-root.der").path
+
+    struct Run: Sendable {
+        let status: Int32
+        let output: String
+        let errors: String
+        let seconds: Double
+    }
+
+    /// Runs the program on a thread of its own, so the simulator in this process keeps answering.
+    static func run(_ simulator: AppleSimulator, port: Int, _ arguments: [String], credentials: Bool = true,
+                    environment: [String: String] = [:]) async throws -> Run {
+        let binary = try #require(binary, "receipt-dump-api not found beside the test bundle")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let keyFile = folder.appendingPathComponent("AuthKey.p8")
+        try Data(simulator.privateKeyPEM.utf8).write(to: keyFile)
+        var all = arguments + ["--root", root, "--api-url", "http://127.0.0.1:\(port)/production",
+                               "--sandbox-api-url", "http://127.0.0.1:\(port)/sandbox"]
+        if credentials {
+            all += ["--key-file", keyFile.path, "--key-id", simulator.keyID, "--issuer-id", simulator.issuerID, "--bundle-id", simulator.bundleID]
+        }
+        var processEnvironment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("APP_STORE_") }
+        processEnvironment.merge(environment.mapValues { $0 == "KEYFILE" ? keyFile.path : $0 }) { $1 }
+        let arguments = all, variables = processEnvironment
+        let outputFile = folder.appendingPathComponent("stdout"), errorFile = folder.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        let started = Date()
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                do {
+                    let process = Process()
+                    process.executableURL = binary
+                    process.arguments = arguments
+                    process.environment = variables
+                    process.standardOutput = try FileHandle(forWritingTo: outputFile)
+                    process.standardError = try FileHandle(forWritingTo: errorFile)
+                    try process.run()
+                    process.waitUntilExit()
+                    continuation.resume(returning: process.terminationStatus)
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }.start()
+        }
+        return Run(status: status, output: try String(contentsOf: outputFile, encoding: .utf8),
+                   errors: try String(contentsOf: errorFile, encoding: .utf8), seconds: Date().timeIntervalSince(started))
+    }
+
+    static func withLiveSimulator(_ body: @Sendable (AppleSimulator, Int) async throws -> Void) async throws {
+        let simulator = try AppleSimulator()
+        addSubscription(to: simulator, in: .production)
+        try await simulator.application.test(.live) { client in try await body(simulator, client.port!) }
+    }
+
+    /// Support's walk-through: the order id from the customer's email, its transaction, the
+    /// customer's history and subscriptions; every value verified, exit 0.
+    @Test func supportLooksUpAnOrder() async throws {
+        try await Self.withLiveSimulator { simulator, port in
+            let order = try await Self.run(simulator, port: port, ["order", "MORDER1"])
+            #expect(order.status == 0, "\(order.errors)")
+            #expect(order.output.contains("status: 0") && order.output.contains("1") && order.output.contains("VERIFIED"), "\(order.output)")
+
+            let history = try await Self.run(simulator, port: port, ["history", "1", "--format", "json"])
+            #expect(history.status == 0, "\(history.errors)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(history.output.utf8)) as? [String: Any])
+            let answers = try #require(json["answers"] as? [[String: Any]])
+            #expect(answers.count == 2 && json["status"] as? Int == 0)
+            let verdicts = answers.compactMap { ($0["report"] as? [String: Any])?["verdict"] as? String }
+            #expect(verdicts == ["verified", "verified"])
+
+            let statuses = try await Self.run(simulator, port: port, ["subscriptions", "1"])
+            #expect(statuses.status == 0 && statuses.output.contains("data[0].lastTransactions[0].status: 1"), "\(statuses.output)")
+
+            let failed = try await Self.run(simulator, port: port, ["notifications", "--start", "2025-06-01T00:00:00Z",
+                                                                    "--end", "2025-06-02T00:00:00Z", "--only-failures"])
+            #expect(failed.status == 0 && failed.output.contains("TIMED_OUT") && !failed.output.contains("SUCCESS"), "\(failed.output)")
+
+            let extended = try await Self.run(simulator, port: port, ["extend", "1", "--days", "7", "--reason", "1"])
+            #expect(extended.status == 0 && extended.output.contains("success: true"), "\(extended.output)")
+            let test = try await Self.run(simulator, port: port, ["test-notification"])
+            #expect(test.status == 0 && test.output.contains("testNotificationToken"), "\(test.output)")
+            let app = try await Self.run(simulator, port: port, ["app-transaction", "1"])
+            #expect(app.status == 0, "\(app.errors)")
+            #expect(try await Self.run(simulator, port: port, ["refunds", "1"]).status == 0)
+            #expect(try await Self.run(simulator, port: port, ["transaction", "2"]).status == 0)
+        }
+    }
+
+    /// Credentials from APP_STORE_* variables; none at all is a usage error (64).
+    @Test func credentialsComeFromTheEnvironment() async throws {
+        try await Self.withLiveSimulator { simulator, port in
+            let variables = ["APP_STORE_KEY_FILE": "KEYFILE", "APP_STORE_KEY_ID": simulator.keyID,
+                             "APP_STORE_ISSUER_ID": simulator.issuerID, "APP_STORE_BUNDLE_ID": simulator.bundleID]
+            let run = try await Self.run(simulator, port: port, ["transaction", "1"], credentials: false, environment: variables)
+            #expect(run.status == 0, "\(run.errors)")
+            let none = try await Self.run(simulator, port: port, ["transaction", "1"], credentials: false)
+            #expect(none.status == 64 && none.errors.contains("--key-file"), "\(none.errors)")
+        }
+    }
+
+    /// Each failure class has its exit status and says what failed; Apple's words are escaped.
+    @Test func failuresEndWithTheirExitStatus() async throws {
+        try await Self.withLiveSimulator { simulator, port in
+            simulator.inject(.status(400, errorCode: 4000006, message: "bad \u{1B}[31mid\u{07}"))
+            let refused = try await Self.run(simulator, port: port, ["transaction", "1"])
+            #expect(refused.status == 1 && refused.errors.contains("errorCode 4000006") && refused.errors.contains("bad"), "\(refused.errors)")
+            #expect(!refused.errors.utf8.contains(0x1B) && !refused.errors.utf8.contains(0x07))
+
+            simulator.inject(.forgedToken)
+            let forged = try await Self.run(simulator, port: port, ["transaction", "1"])
+            #expect(forged.status == 1 && forged.errors.contains("signedTransactionInfo is not verified"), "\(forged.errors)")
+
+            let invalidOrder = try await Self.run(simulator, port: port, ["order", "MNOSUCH"])
+            #expect(invalidOrder.status == 1 && invalidOrder.errors.contains("not valid"), "\(invalidOrder.errors)")
+
+            simulator.inject(.oversized(bytes: 50_000))
+            let oversized = try await Self.run(simulator, port: port, ["transaction", "1", "--max-answer-bytes", "2000"])
+            #expect(oversized.status == 2 && oversized.errors.contains("over the cap"), "\(oversized.errors)")
+
+            simulator.inject(.repeatingPage, times: 2)
+            let repeating = try await Self.run(simulator, port: port, ["history", "1", "--format", "json"])
+            #expect(repeating.status == 2 && repeating.output.contains("\"status\" : 2"), "\(repeating.output)")
+
+            simulator.inject(.hang(seconds: 4), times: 3)
+            let silent = try await Self.run(simulator, port: port, ["transaction", "1", "--timeout", "0.5", "--max-wait", "1.2"])
+            #expect(silent.status == 3 && silent.errors.contains("no answer from 127.0.0.1") && silent.seconds < 3, "\(silent.status) \(silent.errors) \(silent.seconds)")
+
+            let usage = try await Self.run(simulator, port: port, ["extend", "1", "--days", "91", "--reason", "1"])
+            #expect(usage.status == 64)
+        }
+    }
+}
