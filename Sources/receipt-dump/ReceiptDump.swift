@@ -39,17 +39,23 @@ struct ReceiptDump: ParsableCommand {
         every receipt decoded and passed the checks.
 
         receipt-dump api ... asks Apple's App Store Server API (receipt-dump api --help); it runs \
-        receipt-dump-api, built with the Server package.
+        receipt-dump-api, built with the Server package. receipt-dump sign ... makes the offer \
+        signatures StoreKit takes (receipt-dump sign --help).
         """
     )
 
     typealias Format = ReportFormat
 
-    /// `receipt-dump api …` is another program's (APICommand); everything else is receipt-dump's.
+    /// `receipt-dump api …` is another program's (APICommand), `receipt-dump sign …` its own
+    /// command group (SignCommand); everything else is receipt-dump's.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "api" { APICommand.exec(Array(arguments.dropFirst())) }
-        main(nil)
+        if arguments.first == "sign" {
+            SignCommand.main(Array(arguments.dropFirst()))
+        } else {
+            main(nil)
+        }
     }
 
     enum ExpectedEnvironment: String, ExpressibleByArgument, CaseIterable {
