@@ -73,6 +73,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // Healing from Apple: the reconciler and the support page's order lookups.
+                "AppStoreServerAPI",
             ],
             // The OpenAPI document of every route, served at GET /openapi.yaml.
             resources: [.copy("openapi.yaml")]
@@ -81,6 +83,7 @@ let package = Package(
             name: "receipt-server",
             dependencies: [
                 "ReceiptServer",
+                "AppStoreServerAPI",
                 "ReceiptLedger",
                 .product(name: "ReceiptCommandLine", package: "ReceiptParser"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -144,6 +147,9 @@ let package = Package(
                 .product(name: "ReceiptTestSupport", package: "ReceiptParser"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
+                // The offline Apple the reconciler talks to.
+                "AppleSimulator",
+                "AppStoreServerAPI",
             ]
         ),
     ]

@@ -222,6 +222,40 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
         }
     }
 
+    public func claimReconcile(_ name: String, by worker: String, until: Date, at now: Date) async throws(LedgerError) -> ReconcileState? {
+        try await write { connection in
+            try connection.send(LedgerSQL.insertReconcile, [.text(name)])
+            let nowMs = LedgerDate.milliseconds(now)
+            let claimed = try connection.run(LedgerSQL.claimReconcile, .text(worker), .integer(LedgerDate.milliseconds(until)), .integer(nowMs),
+                                             .text(name), .integer(nowMs), .text(worker))
+            guard claimed == 1 else { return nil }
+            return try connection.rows(LedgerSQL.reconcileState, .text(name)).first.map(Self.reconcileState)
+        }
+    }
+
+    public func finishReconcile(_ name: String, by worker: String, outcome: ReconcileOutcome, at now: Date) async throws(LedgerError) {
+        try await write { connection in
+            _ = try connection.run(LedgerSQL.finishReconcile, .integer(outcome.checkpoint.map { LedgerDate.milliseconds($0) }),
+                                   .integer(LedgerDate.milliseconds(now)), .integer(Int64(outcome.fetched)), .integer(Int64(outcome.applied)),
+                                   .integer(Int64(outcome.repeats)), .text(outcome.error), .text(name), .text(worker))
+        }
+    }
+
+    public func reconcileState(_ name: String) async throws(LedgerError) -> ReconcileState? {
+        try await read { connection in try connection.rows(LedgerSQL.reconcileState, .text(name)).first.map(Self.reconcileState) }
+    }
+
+    public func isNotificationLogged(_ uuid: String) async throws(LedgerError) -> Bool {
+        try await read { connection in try !connection.rows(LedgerSQL.notificationLogged, .text(uuid)).isEmpty }
+    }
+
+    private static func reconcileState(_ row: LedgerRow) throws -> ReconcileState {
+        func date(_ column: Int) throws -> Date? { try row.integer(column).map { LedgerDate.date($0) } }
+        return ReconcileState(checkpoint: try date(0), leaseHolder: try row.text(1), leaseUntil: try date(2), lastStarted: try date(3),
+                              lastFinished: try date(4), lastFetched: Int(try row.integer(5) ?? 0), lastApplied: Int(try row.integer(6) ?? 0),
+                              lastRepeats: Int(try row.integer(7) ?? 0), lastError: try row.text(8))
+    }
+
     /// What a write may change that webhooks report: its transactions, the subscriptions of
     /// renewal info it records, those carrying an appAccountToken it binds, and what caused it.
     private struct EventScope: Sendable {

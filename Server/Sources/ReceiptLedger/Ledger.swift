@@ -166,6 +166,30 @@ public struct Ledger: Sendable {
         return effect
     }
 
+    /// Takes the lease on healing from Apple's notification history for `worker`, for `lease`
+    /// seconds; nil while another server runs a cycle.
+    public func claimReconcile(by worker: String, lease: TimeInterval) async throws(LedgerError) -> ReconcileState? {
+        let instant = now()
+        return try await store.claimReconcile(Self.reconcileName, by: worker, until: instant.addingTimeInterval(lease), at: instant)
+    }
+
+    /// Records a cycle's outcome and gives its lease up.
+    public func finishReconcile(by worker: String, outcome: ReconcileOutcome) async throws(LedgerError) {
+        try await store.finishReconcile(Self.reconcileName, by: worker, outcome: outcome, at: now())
+    }
+
+    /// Where healing stands; nil before the first cycle.
+    public func reconcileState() async throws(LedgerError) -> ReconcileState? {
+        try await store.reconcileState(Self.reconcileName)
+    }
+
+    /// Whether a notification is in the log already (by its `notificationUUID`).
+    public func isNotificationLogged(_ uuid: String) async throws(LedgerError) -> Bool {
+        try await store.isNotificationLogged(uuid)
+    }
+
+    static let reconcileName = "notification-history"
+
     /// Leases due webhook events for `worker` until `lease` seconds from now
     /// (`LedgerStore.claimWebhookEvents(for:until:at:limit:)`).
     public func claimWebhookEvents(for worker: String, lease: TimeInterval, limit: Int) async throws(LedgerError) -> [WebhookEvent] {

@@ -137,6 +137,24 @@ public enum LedgerSchema {
             "CREATE INDEX ledger_webhook_events_due ON ledger_webhook_events (state, next_attempt_at_ms)",
             "CREATE INDEX ledger_webhook_events_user ON ledger_webhook_events (user_id, state, event_id)",
         ]),
+        // Healing from Apple's notification history: how far it has been applied (`checkpoint_ms`),
+        // who runs a cycle now (a lease, so several servers run one at a time) and how the last went.
+        Migration(identifier: "v6-reconcile", statements: [
+            """
+            CREATE TABLE ledger_reconcile (
+                name TEXT NOT NULL PRIMARY KEY,
+                checkpoint_ms BIGINT,
+                lease_holder TEXT,
+                lease_until_ms BIGINT,
+                last_started_ms BIGINT,
+                last_finished_ms BIGINT,
+                last_fetched BIGINT,
+                last_applied BIGINT,
+                last_repeats BIGINT,
+                last_error TEXT
+            )
+            """,
+        ]),
     ]
 
     /// The migrations a database lacks, in order, each with the `applied_at_ms` to record for it:

@@ -76,4 +76,14 @@ public protocol LedgerStore: Sendable {
 
     /// Credits whose transaction was revoked, most recently revoked first, at most `limit`.
     func revokedCredits(limit: Int) async throws(LedgerError) -> [Credit]
+
+    /// Takes the lease on the reconcile walk `name` for `worker` until `until`, and answers the
+    /// state then; nil when another worker holds an unexpired lease.
+    func claimReconcile(_ name: String, by worker: String, until: Date, at now: Date) async throws(LedgerError) -> ReconcileState?
+    /// Records a cycle's outcome and gives the lease up (only `worker`'s own lease).
+    func finishReconcile(_ name: String, by worker: String, outcome: ReconcileOutcome, at now: Date) async throws(LedgerError)
+    /// The walk's state; nil before its first cycle.
+    func reconcileState(_ name: String) async throws(LedgerError) -> ReconcileState?
+    /// Whether the notification log holds this `notificationUUID`.
+    func isNotificationLogged(_ uuid: String) async throws(LedgerError) -> Bool
 }

@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -18,15 +19,21 @@ typealias AppRequestContext = BasicRequestContext
 public func buildApplication(_ configuration: ServerConfiguration, ledger: ServerLedger? = nil, metrics: ServerMetrics = ServerMetrics(),
                              logger: Logger) -> some ApplicationProtocol {
     let service = ReceiptService(configuration: configuration, metrics: metrics)
+    let reconciler = ledger.flatMap { ledger in
+        ledger.appStore.map { settings in
+            Reconciler(client: AppStoreServerAPIClient(configuration: settings.client), ledger: ledger.ledger, service: service,
+                       interval: settings.reconcileInterval, since: settings.reconcileSince, logger: logger)
+        }
+    }
     return Application(
-        router: buildRouter(service: service, ledger: ledger),
+        router: buildRouter(service: service, ledger: ledger, reconciler: reconciler),
         server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "receipt-server",
             availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)
         ),
-        services: [VerificationGateService(gate: service.gate)] + (ledger?.services ?? []),
+        services: [VerificationGateService(gate: service.gate)] + (ledger?.services ?? []) + (reconciler.map { [$0] } ?? []),
         logger: logger
     )
 }
@@ -38,10 +45,12 @@ public func buildApplication(_ configuration: ServerConfiguration, ledger: Serve
 /// - ``PageRoutes``: the support page, `GET /` and `POST /`, and `POST /ledger` with a ledger.
 /// - ``LedgerRoutes``, with a ledger: `/v1/credits`, `/v1/users/...`, the listings; without one
 ///   they answer 404.
+/// - ``ReconcileRoutes``, with a ledger: `/v1/reconcile...`, healing from Apple (503 without
+///   App Store credentials).
 ///
 /// Whatever a route throws is answered by ``RefusalMiddleware`` as a ``Refusal``; every answer
 /// is counted by ``RequestMetricsMiddleware``.
-func buildRouter(service: ReceiptService, ledger: ServerLedger?) -> Router<AppRequestContext> {
+func buildRouter(service: ReceiptService, ledger: ServerLedger?, reconciler: Reconciler? = nil) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
@@ -50,6 +59,9 @@ func buildRouter(service: ReceiptService, ledger: ServerLedger?) -> Router<AppRe
     router.addRoutes(VerificationRoutes(service: service).routes)
     router.addRoutes(StoreKitRoutes(service: service, ledger: ledger).routes)
     router.addRoutes(PageRoutes(service: service, ledger: ledger).routes)
-    if let ledger { router.addRoutes(LedgerRoutes(service: service, ledger: ledger).routes) }
+    if let ledger {
+        router.addRoutes(LedgerRoutes(service: service, ledger: ledger).routes)
+        router.addRoutes(ReconcileRoutes(ledger: ledger, reconciler: reconciler).routes)
+    }
     return router
 }

@@ -103,6 +103,8 @@ extension Refusal {
             self = refusal
         case let error as LedgerError:
             self.init(error)
+        case let failure as Reconciler.Failure:
+            self = failure.refusal
         case let error as HTTPError where error.status == .notFound:
             self.init(.notFound, code: "notFound", reason: "no such route")
         case let error as HTTPError where error.status == .methodNotAllowed:

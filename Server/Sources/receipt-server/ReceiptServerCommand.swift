@@ -28,8 +28,9 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         {"error":{"code","reason","member"?},"status"?,"verdict"?}. With --ledger, the credit ledger's routes, each requiring Authorization: Bearer \
         and the ledger token: POST /v1/credits, PUT /v1/users/{user}, GET /v1/uncredited, \
         GET /v1/users/{user}/credits, GET /v1/revoked, GET /v1/users/{user}/entitlements, \
-        GET /v1/subscriptions/{originalTransactionId}, GET /v1/notifications, GET /v1/webhooks/failed \
-        and POST /v1/webhooks/{id}/retry. Verifications run a bounded number \
+        GET /v1/subscriptions/{originalTransactionId}, GET /v1/notifications, GET /v1/webhooks/failed, \
+        POST /v1/webhooks/{id}/retry, and, with App Store credentials, POST and GET /v1/reconcile and \
+        POST /v1/reconcile/transactions/{transactionId}. Verifications run a bounded number \
         at once; a request that cannot start within --verification-timeout gets 503 with status 21005. \
         Every option may also be set with the environment variable named in its help.
         """
@@ -88,6 +89,8 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("webhook-retry-schedule"), help: ArgumentHelp("The waits before each retry of a webhook not answered 2xx within 10 s, then it is failed (RECEIPT_SERVER_WEBHOOK_RETRY_SCHEDULE).", valueName: "WAITS"))
     var webhookRetrySchedule: String = fromEnvironment("WEBHOOK_RETRY_SCHEDULE") ?? WebhookConfiguration.defaultRetrySchedule
 
+    @OptionGroup(title: "App Store Server API") var appStore: AppStoreOptions
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (RECEIPT_SERVER_LOG_LEVEL).")
     var logLevel: String = fromEnvironment("LOG_LEVEL") ?? "info"
 
@@ -108,6 +111,13 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         }
         _ = try ledgerOptions()
         _ = try webhookOptions()
+        _ = try appStoreSettings()
+    }
+
+    /// The App Store Server API set-up, or nil without credentials.
+    func appStoreSettings() throws -> AppStoreSettings? {
+        try appStore.settings(ledger: ledger != nil, bundleIDs: bundleIDs, environment: environment,
+                              trust: try trust.makeSignedDataVerifier())
     }
 
     /// The webhooks the options configure, or nil without `--webhook-url`; a usage error when they
@@ -150,8 +160,10 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     func openLedger(logger: Logger = Logger(label: "receipt-server")) async throws -> ServerLedger? {
         guard let options = try ledgerOptions() else { return nil }
         let webhooks = try webhookOptions()
+        let appStore = try appStoreSettings()
         do throws(LedgerError) {
-            return try await options.location.openLedger(token: options.token, webhooks: webhooks, logger: logger)
+            let opened = try await options.location.openLedger(token: options.token, webhooks: webhooks, logger: logger)
+            return ServerLedger(ledger: opened.ledger, token: opened.token, services: opened.services, appStore: appStore)
         } catch {
             throw LedgerStartupError(description: "cannot open the ledger \(options.location.displayName): \(error.description)")
         }

@@ -437,6 +437,9 @@ extension AppleSimulator {
         return members
     }
 
+    /// `members` signed as Apple signs: a compact JWS by the test PKI.
+    public func signed(_ members: Members) -> String { signer.sign(members) }
+
     /// A notification's payload about `transaction` (its token nested in `data`).
     public func notification(_ type: String, subtype: String? = nil, uuid: String = UUID().uuidString.lowercased(),
                              transaction: Members, environment: ReceiptParser.Environment, signedDate: Date = AppleSimulator.signedDate) -> Members {

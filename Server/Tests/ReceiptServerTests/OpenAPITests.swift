@@ -107,7 +107,7 @@ struct OpenAPITests {
             for (name, secured, takesParameters) in plan {
                 let parts = name.split(separator: " ", maxSplits: 1).map(String.init)
                 let method = HTTPRequest.Method(rawValue: parts[0])!
-                let path = parts[1].replacingOccurrences(of: "{user}", with: "alice").replacingOccurrences(of: "{originalTransactionId}", with: "1000").replacingOccurrences(of: "{id}", with: "msg_1")
+                let path = parts[1].replacingOccurrences(of: "{user}", with: "alice").replacingOccurrences(of: "{originalTransactionId}", with: "1000").replacingOccurrences(of: "{id}", with: "msg_1").replacingOccurrences(of: "{transactionId}", with: "1")
                 if secured {
                     collected.add(name, try await LedgerFixtures.send(client, method, path, body: "{}", authorization: nil))
                 }
@@ -122,7 +122,7 @@ struct OpenAPITests {
         let gets = plan.map(\.name).filter { $0.hasPrefix("GET ") }
         try await LedgerFixtures.withServer(makeStore: { _ in ReadinessTests.BrokenStore(hangs: false) }) { client, _ in
             for name in gets {
-                let path = String(name.dropFirst(4)).replacingOccurrences(of: "{user}", with: "alice").replacingOccurrences(of: "{originalTransactionId}", with: "1000").replacingOccurrences(of: "{id}", with: "msg_1")
+                let path = String(name.dropFirst(4)).replacingOccurrences(of: "{user}", with: "alice").replacingOccurrences(of: "{originalTransactionId}", with: "1000").replacingOccurrences(of: "{id}", with: "msg_1").replacingOccurrences(of: "{transactionId}", with: "1")
                 let answer = try await LedgerFixtures.send(client, .get, path)
                 if answer.status >= 400 { collected.add(name, answer) }
             }

@@ -35,6 +35,10 @@ import Testing
         func markRevoked(transactionId: String, at date: Date, reason: String) async throws(LedgerError) -> Bool { try await fail() }
         func clearRevocation(transactionId: String) async throws(LedgerError) -> Bool { try await fail() }
         func revokedCredits(limit: Int) async throws(LedgerError) -> [Credit] { try await fail() }
+        func claimReconcile(_ name: String, by worker: String, until: Date, at now: Date) async throws(LedgerError) -> ReconcileState? { try await fail() }
+        func finishReconcile(_ name: String, by worker: String, outcome: ReconcileOutcome, at now: Date) async throws(LedgerError) { try await fail() }
+        func reconcileState(_ name: String) async throws(LedgerError) -> ReconcileState? { try await fail() }
+        func isNotificationLogged(_ uuid: String) async throws(LedgerError) -> Bool { try await fail() }
     }
 
     static func ready(_ client: some TestClientProtocol) async throws -> (status: Int, json: [String: Any], headers: HTTPFields) {

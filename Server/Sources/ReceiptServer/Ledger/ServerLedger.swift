@@ -9,10 +9,14 @@ public struct ServerLedger: Sendable {
     /// What the application must run beside its routes for the ledger to answer: a PostgreSQL
     /// store's connection pool (opened with `clientLifetime: .service`); none for SQLite.
     public let services: [any Service]
+    /// The App Store Server API set-up, when the server has credentials: reconciling, fetching
+    /// histories, setting app account tokens.
+    public let appStore: AppStoreSettings?
 
-    public init(ledger: Ledger, token: LedgerToken, services: [any Service] = []) {
+    public init(ledger: Ledger, token: LedgerToken, services: [any Service] = [], appStore: AppStoreSettings? = nil) {
         self.ledger = ledger
         self.token = token
         self.services = services
+        self.appStore = appStore
     }
 }

@@ -1,0 +1,19 @@
+/// The reconciler's statements (`LedgerSchema` v6): one row per walk of Apple's history.
+extension LedgerSQL {
+    static let insertReconcile = "INSERT INTO ledger_reconcile (name) VALUES (?) ON CONFLICT (name) DO NOTHING"
+    /// Takes the lease when nobody holds one, it ran out, or `worker` holds it already.
+    static let claimReconcile = """
+        UPDATE ledger_reconcile SET lease_holder = ?, lease_until_ms = ?, last_started_ms = ?
+        WHERE name = ? AND (lease_until_ms IS NULL OR lease_until_ms < ? OR lease_holder = ?)
+        """
+    static let finishReconcile = """
+        UPDATE ledger_reconcile SET checkpoint_ms = COALESCE(?, checkpoint_ms), lease_holder = NULL, lease_until_ms = NULL,
+            last_finished_ms = ?, last_fetched = ?, last_applied = ?, last_repeats = ?, last_error = ?
+        WHERE name = ? AND lease_holder = ?
+        """
+    static let reconcileState = """
+        SELECT checkpoint_ms, lease_holder, lease_until_ms, last_started_ms, last_finished_ms, last_fetched, last_applied,
+            last_repeats, last_error FROM ledger_reconcile WHERE name = ?
+        """
+    static let notificationLogged = "SELECT 1 FROM ledger_notifications WHERE notification_uuid = ?"
+}
