@@ -147,9 +147,10 @@ let package = Package(
                 .product(name: "ReceiptTestSupport", package: "ReceiptParser"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
-                // The offline Apple the reconciler talks to.
+                // The offline Apple the reconciler talks to, and an independent ES256 check of the offers.
                 "AppleSimulator",
                 "AppStoreServerAPI",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ]

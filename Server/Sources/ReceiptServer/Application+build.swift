@@ -45,8 +45,8 @@ public func buildApplication(_ configuration: ServerConfiguration, ledger: Serve
 /// - ``PageRoutes``: the support page, `GET /` and `POST /`, and `POST /ledger` with a ledger.
 /// - ``LedgerRoutes``, with a ledger: `/v1/credits`, `/v1/users/...`, the listings; without one
 ///   they answer 404.
-/// - ``ReconcileRoutes``, with a ledger: `/v1/reconcile...`, healing from Apple (503 without
-///   App Store credentials).
+/// - ``ReconcileRoutes`` and ``OfferRoutes``, with a ledger: `/v1/reconcile...`, healing from
+///   Apple, and `/v1/offers/...`, StoreKit's offer signatures (503 without App Store credentials).
 ///
 /// Whatever a route throws is answered by ``RefusalMiddleware`` as a ``Refusal``; every answer
 /// is counted by ``RequestMetricsMiddleware``.
@@ -62,6 +62,7 @@ func buildRouter(service: ReceiptService, ledger: ServerLedger?, reconciler: Rec
     if let ledger {
         router.addRoutes(LedgerRoutes(service: service, ledger: ledger).routes)
         router.addRoutes(ReconcileRoutes(ledger: ledger, reconciler: reconciler).routes)
+        router.addRoutes(OfferRoutes(service: service, ledger: ledger).routes)
     }
     return router
 }

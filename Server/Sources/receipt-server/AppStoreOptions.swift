@@ -48,7 +48,7 @@ struct AppStoreOptions: ParsableArguments {
 
     /// The settings, or nil without credentials; usage errors for half a set, a key that cannot
     /// be used, or options that need what the server lacks.
-    func settings(ledger: Bool, bundleIDs: [String], environment: String?, trust: SignedDataVerifier) throws -> AppStoreSettings? {
+    func settings(ledger: Bool, bundleIDs: [String], environment: String?, trust: () throws -> SignedDataVerifier) throws -> AppStoreSettings? {
         guard isConfigured else {
             if reconcileInterval != nil || reconcileSince != nil || setAppAccountTokens {
                 throw ValidationError("--reconcile-interval, --reconcile-since and --set-app-account-tokens need --app-store-key-file, --app-store-key-id and --app-store-issuer-id.")
@@ -78,7 +78,7 @@ struct AppStoreOptions: ParsableArguments {
         }
         let credentials = AppStoreCredentials(key: key, keyID: keyID, issuerID: issuerID, bundleID: bundleIDs[0])
         let client = AppStoreServerAPIConfiguration(credentials: credentials, environment: environment == "sandbox" ? .sandbox : .production,
-                                                    productionURL: apiURL, sandboxURL: sandboxAPIURL, trust: trust)
+                                                    productionURL: apiURL, sandboxURL: sandboxAPIURL, trust: try trust())
         return AppStoreSettings(client: client, reconcileInterval: reconcileInterval, reconcileSince: since, setsAppAccountTokens: setAppAccountTokens)
     }
 }

@@ -117,7 +117,7 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     /// The App Store Server API set-up, or nil without credentials.
     func appStoreSettings() throws -> AppStoreSettings? {
         try appStore.settings(ledger: ledger != nil, bundleIDs: bundleIDs, environment: environment,
-                              trust: try trust.makeSignedDataVerifier())
+                              trust: { try trust.makeSignedDataVerifier() })
     }
 
     /// The webhooks the options configure, or nil without `--webhook-url`; a usage error when they

@@ -117,7 +117,9 @@ struct AppStoreServerAPIClientTests {
             let limited = try #require(requests.first { $0.status == 429 })
             let resumeAt = limited.instant.addingTimeInterval(1.2)
             let later = requests.filter { $0.instant > limited.instant }
-            #expect(later.count == 4 && later.allSatisfy { $0.instant >= resumeAt.addingTimeInterval(-0.005) },
+            // Within 50 ms: the wall clock of a virtual machine may be stepped by a few
+            // milliseconds; a request that ignored Retry-After would come a second early.
+            #expect(later.count == 4 && later.allSatisfy { $0.instant >= resumeAt.addingTimeInterval(-0.05) },
                     "\(later.map { $0.instant.timeIntervalSince(limited.instant) })")
             #expect(requests.filter { $0.status == 200 }.count == 4)
 
@@ -135,18 +137,19 @@ struct AppStoreServerAPIClientTests {
     /// A burst is spread so that no window of the budget's interval holds more than its requests.
     @Test func budgetsAreNeverExceeded() async throws {
         try await withSimulator({ addSubscription(to: $0, in: .production) }) { simulator, makeClient in
-            let client = try makeClient(ClientSettings(budgets: [.transactionInfo: RequestRate(requests: 4, interval: 0.5)]))
+            let client = try makeClient(ClientSettings(budgets: [.transactionInfo: RequestRate(requests: 2, interval: 1.5)]))
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<14 { group.addTask { _ = try await client.transactionInfo("1") } }
+                for _ in 0..<6 { group.addTask { _ = try await client.transactionInfo("1") } }
                 try await group.waitForAll()
             }
             let instants = simulator.requests.map(\.instant).sorted()
-            #expect(instants.count == 14)
-            // Arrivals may bunch up by a few milliseconds on the way; departures never do.
-            for (index, instant) in instants.enumerated() where index >= 4 {
-                #expect(instant.timeIntervalSince(instants[index - 4]) >= 0.5 - 0.05, "request \(index)")
+            #expect(instants.count == 6)
+            // Arrivals are stamped when the simulator gets to them, which a loaded machine delays
+            // by a fraction of a second; without the budget the six would arrive at once.
+            for (index, instant) in instants.enumerated() where index >= 2 {
+                #expect(instant.timeIntervalSince(instants[index - 2]) >= 1.5 - 0.4, "request \(index)")
             }
-            #expect(instants.last!.timeIntervalSince(instants.first!) >= 1.4)
+            #expect(instants.last!.timeIntervalSince(instants.first!) >= 3 - 0.4)
             try await client.shutdown()
         }
     }
@@ -155,18 +158,18 @@ struct AppStoreServerAPIClientTests {
     @Test func silenceEndsAtTheDeadline() async throws {
         try await withSimulator({ addSubscription(to: $0, in: .production) }) { simulator, makeClient in
             let client = try makeClient(ClientSettings(timeout: 0.5, maxRetries: 0))
-            simulator.inject(.hang(seconds: 3))
+            simulator.inject(.hang(seconds: 6))
             let started = Date()
             let error = await apiError { _ = try await client.transactionInfo("1") }
             let elapsed = Date().timeIntervalSince(started)
             guard case .noAnswer(_, let reason)? = error else { Issue.record("\(String(describing: error))"); return }
-            #expect(reason.contains("no answer within 0.5 s") && elapsed >= 0.45 && elapsed < 1.5, "\(elapsed) \(reason)")
+            #expect(reason.contains("no answer within 0.5 s") && elapsed >= 0.45 && elapsed < 3, "\(elapsed) \(reason)")
 
             let bounded = try makeClient(ClientSettings(timeout: 5, maxWait: 0.8, maxRetries: 5))
-            simulator.inject(.hang(seconds: 3))
+            simulator.inject(.hang(seconds: 6))
             let boundStart = Date()
             #expect(await apiError { _ = try await bounded.transactionInfo("1") }?.exitStatus == 3)
-            #expect(Date().timeIntervalSince(boundStart) < 1.6)
+            #expect(Date().timeIntervalSince(boundStart) < 3)
             try await client.shutdown()
             try await bounded.shutdown()
         }

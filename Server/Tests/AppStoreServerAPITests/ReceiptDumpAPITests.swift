@@ -141,9 +141,9 @@ struct ReceiptDumpAPITests {
             let repeating = try await Self.run(simulator, port: port, ["history", "1", "--format", "json"])
             #expect(repeating.status == 2 && repeating.output.contains("\"status\" : 2"), "\(repeating.output)")
 
-            simulator.inject(.hang(seconds: 4), times: 3)
+            simulator.inject(.hang(seconds: 8), times: 3)
             let silent = try await Self.run(simulator, port: port, ["transaction", "1", "--timeout", "0.5", "--max-wait", "1.2"])
-            #expect(silent.status == 3 && silent.errors.contains("no answer from 127.0.0.1") && silent.seconds < 3, "\(silent.status) \(silent.errors) \(silent.seconds)")
+            #expect(silent.status == 3 && silent.errors.contains("no answer from 127.0.0.1") && silent.seconds < 5, "\(silent.status) \(silent.errors) \(silent.seconds)")
 
             let usage = try await Self.run(simulator, port: port, ["extend", "1", "--days", "91", "--reason", "1"])
             #expect(usage.status == 64)
