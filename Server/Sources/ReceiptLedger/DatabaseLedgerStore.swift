@@ -249,6 +249,10 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
         try await read { connection in try !connection.rows(LedgerSQL.notificationLogged, .text(uuid)).isEmpty }
     }
 
+    public func appAccountToken(of user: String) async throws(LedgerError) -> String? {
+        try await read { connection in try connection.rows(LedgerSQL.appAccountTokenOfUser, .text(user)).first?.text(0) }
+    }
+
     private static func reconcileState(_ row: LedgerRow) throws -> ReconcileState {
         func date(_ column: Int) throws -> Date? { try row.integer(column).map { LedgerDate.date($0) } }
         return ReconcileState(checkpoint: try date(0), leaseHolder: try row.text(1), leaseUntil: try date(2), lastStarted: try date(3),

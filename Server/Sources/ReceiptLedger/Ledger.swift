@@ -190,6 +190,11 @@ public struct Ledger: Sendable {
 
     static let reconcileName = "notification-history"
 
+    /// The appAccountToken bound to `user` (`bind(user:appAccountToken:)`), if any.
+    public func appAccountToken(of user: String) async throws(LedgerError) -> String? {
+        try await store.appAccountToken(of: user)
+    }
+
     /// Leases due webhook events for `worker` until `lease` seconds from now
     /// (`LedgerStore.claimWebhookEvents(for:until:at:limit:)`).
     public func claimWebhookEvents(for worker: String, lease: TimeInterval, limit: Int) async throws(LedgerError) -> [WebhookEvent] {

@@ -16,4 +16,5 @@ extension LedgerSQL {
             last_repeats, last_error FROM ledger_reconcile WHERE name = ?
         """
     static let notificationLogged = "SELECT 1 FROM ledger_notifications WHERE notification_uuid = ?"
+    static let appAccountTokenOfUser = "SELECT app_account_token FROM ledger_users WHERE user_id = ?"
 }

@@ -86,4 +86,6 @@ public protocol LedgerStore: Sendable {
     func reconcileState(_ name: String) async throws(LedgerError) -> ReconcileState?
     /// Whether the notification log holds this `notificationUUID`.
     func isNotificationLogged(_ uuid: String) async throws(LedgerError) -> Bool
+    /// The appAccountToken bound to `user`, if any.
+    func appAccountToken(of user: String) async throws(LedgerError) -> String?
 }

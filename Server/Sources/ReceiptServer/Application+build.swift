@@ -22,7 +22,8 @@ public func buildApplication(_ configuration: ServerConfiguration, ledger: Serve
     let reconciler = ledger.flatMap { ledger in
         ledger.appStore.map { settings in
             Reconciler(client: AppStoreServerAPIClient(configuration: settings.client), ledger: ledger.ledger, service: service,
-                       interval: settings.reconcileInterval, since: settings.reconcileSince, logger: logger)
+                       interval: settings.reconcileInterval, since: settings.reconcileSince,
+                       setsAppAccountTokens: settings.setsAppAccountTokens, logger: logger)
         }
     }
     return Application(
@@ -60,7 +61,7 @@ func buildRouter(service: ReceiptService, ledger: ServerLedger?, reconciler: Rec
     router.addRoutes(StoreKitRoutes(service: service, ledger: ledger).routes)
     router.addRoutes(PageRoutes(service: service, ledger: ledger).routes)
     if let ledger {
-        router.addRoutes(LedgerRoutes(service: service, ledger: ledger).routes)
+        router.addRoutes(LedgerRoutes(service: service, ledger: ledger, reconciler: reconciler).routes)
         router.addRoutes(ReconcileRoutes(ledger: ledger, reconciler: reconciler).routes)
         router.addRoutes(OfferRoutes(service: service, ledger: ledger).routes)
     }

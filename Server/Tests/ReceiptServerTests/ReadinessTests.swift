@@ -39,6 +39,7 @@ import Testing
         func finishReconcile(_ name: String, by worker: String, outcome: ReconcileOutcome, at now: Date) async throws(LedgerError) { try await fail() }
         func reconcileState(_ name: String) async throws(LedgerError) -> ReconcileState? { try await fail() }
         func isNotificationLogged(_ uuid: String) async throws(LedgerError) -> Bool { try await fail() }
+        func appAccountToken(of user: String) async throws(LedgerError) -> String? { try await fail() }
     }
 
     static func ready(_ client: some TestClientProtocol) async throws -> (status: Int, json: [String: Any], headers: HTTPFields) {

@@ -35,7 +35,7 @@ struct ReconcileTests {
         }
     }
 
-    static func withServer(_ simulator: AppleSimulator, port: Int?, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    static func withServer(_ simulator: AppleSimulator, port: Int?, setsAppAccountTokens: Bool = false, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         try await withTemporaryDirectory("reconcile") { directory in
             let ledger = Ledger(store: try SQLiteLedgerStore(path: directory.appendingPathComponent("ledger.sqlite").path), now: { Self.now })
             var settings: AppStoreSettings?
@@ -46,7 +46,8 @@ struct ReconcileTests {
                     environment: .production, productionURL: "http://127.0.0.1:\(port)/production",
                     sandboxURL: "http://127.0.0.1:\(port)/sandbox", trust: try AppleSimulator.trust())
                 client.maxWait = 10
-                settings = AppStoreSettings(client: client, reconcileSince: AppleSimulator.signedDate.addingTimeInterval(-3600))
+                settings = AppStoreSettings(client: client, reconcileSince: AppleSimulator.signedDate.addingTimeInterval(-3600),
+                                            setsAppAccountTokens: setsAppAccountTokens)
             }
             let server = ServerLedger(ledger: ledger, token: try LedgerToken(LedgerFixtures.token), appStore: settings)
             let configuration = try SignedDataFixtures.configuration { configuration in
@@ -137,6 +138,26 @@ struct ReconcileTests {
                 simulator.inject(.forgedToken)
                 let forged = try await LedgerFixtures.send(client, .post, "/v1/reconcile/transactions/22")
                 #expect(forged.status == 502 && (forged.json["error"] as? [String: Any])?["code"] as? String == "appStoreUnavailable")
+            }
+        }
+    }
+
+    /// With --set-app-account-tokens, a credit of a subscription bought without an appAccountToken
+    /// sets the user's bound token on its original transaction at Apple.
+    @Test func aCreditSetsTheUsersTokenAtApple() async throws {
+        let simulator = try AppleSimulator()
+        let transaction = simulator.transaction(id: "31", environment: .production, expires: Self.now.addingTimeInterval(86_400))
+        simulator.add(transaction: transaction, in: .production)
+        try await simulator.application.test(.live) { apple in
+            let port = try #require(apple.port)
+            try await Self.withServer(simulator, port: port, setsAppAccountTokens: true) { client in
+                let token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
+                #expect(try await LedgerFixtures.send(client, .put, "/v1/users/alice", body: "{\"appAccountToken\":\"\(token)\"}").status == 200)
+                let credit = try await LedgerFixtures.send(client, .post, "/v1/credits",
+                                                           body: "{\"user\":\"alice\",\"signedTransaction\":\"\(simulator.signed(transaction))\"}")
+                #expect(credit.status == 200 && credit.json["credited"] as? [String] == ["31"], "\(credit.json)")
+                for _ in 0..<100 where simulator.appAccountTokens(in: .production).isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+                #expect(simulator.appAccountTokens(in: .production) == ["31": token])
             }
         }
     }

@@ -11,7 +11,8 @@ import ServiceLifecycle
 /// `POST /v2/notifications`; fetches a customer's history on demand. Several servers on one
 /// ledger run one cycle at a time (a lease in the ledger).
 ///
-/// A service of the application when it runs every `interval` seconds.
+/// A service of the application: it runs the cycles every `interval` seconds, and sets app
+/// account tokens at Apple after credits (`--set-app-account-tokens`).
 public final class Reconciler: Service, Sendable {
     /// What a cycle did, as `POST /v1/reconcile` answers it.
     public struct Cycle: Sendable, Equatable {
@@ -46,8 +47,12 @@ public final class Reconciler: Service, Sendable {
     static let historyDepth: TimeInterval = 179 * 86_400
     private let nextCycle = NIOLockedValueBox<Date?>(nil)
 
-    init(client: AppStoreServerAPIClient, ledger: Ledger, service: ReceiptService, interval: Double?, since: Date?, logger: Logger) {
+    let setsAppAccountTokens: Bool
+
+    init(client: AppStoreServerAPIClient, ledger: Ledger, service: ReceiptService, interval: Double?, since: Date?,
+         setsAppAccountTokens: Bool = false, logger: Logger) {
         self.client = client
+        self.setsAppAccountTokens = setsAppAccountTokens
         self.ledger = ledger
         self.service = service
         self.interval = interval
@@ -59,32 +64,74 @@ public final class Reconciler: Service, Sendable {
     var next: Date? { nextCycle.withLockedValue { $0 } }
 
     public func run() async throws {
-        guard let interval else {
-            // Cycles only when asked (POST /v1/reconcile): this service just holds the client.
-            try? await gracefulShutdown()
-            try? await client.shutdown()
-            return
-        }
         await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    let cycle = try await self.cycle()
-                    self.logger.info("reconciled with Apple's notification history",
-                                     metadata: ["fetched": "\(cycle.fetched)", "applied": "\(cycle.applied)", "repeats": "\(cycle.repeats)"])
-                } catch {
-                    // A cycle running on another server is no failure: this one waits for its next turn.
-                    if let failure = error as? Failure {
-                        if case .running = failure {} else {
-                            self.logger.warning("reconcile cycle failed", metadata: ["error": "\(Self.describe(failure))"])
-                        }
-                    }
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    for await request in self.tokenRequests.stream { await self.setAppAccountTokens(request) }
                 }
-                let next = self.ledger.now().addingTimeInterval(interval)
-                self.nextCycle.withLockedValue { $0 = next }
-                try? await Task.sleep(for: .milliseconds(Int64(interval * 1000)))
+                if let interval = self.interval {
+                    group.addTask { await self.cycles(every: interval) }
+                }
             }
         }
         try? await client.shutdown()
+    }
+
+    /// A cycle every `interval` seconds, the first at once.
+    private func cycles(every interval: Double) async {
+        while !Task.isCancelled {
+            do {
+                let cycle = try await self.cycle()
+                logger.info("reconciled with Apple's notification history",
+                            metadata: ["fetched": "\(cycle.fetched)", "applied": "\(cycle.applied)", "repeats": "\(cycle.repeats)"])
+            } catch {
+                // A cycle running on another server is no failure: this one waits for its next turn.
+                if case .running = error {} else {
+                    logger.warning("reconcile cycle failed", metadata: ["error": "\(Self.describe(error))"])
+                }
+            }
+            let next = ledger.now().addingTimeInterval(interval)
+            nextCycle.withLockedValue { $0 = next }
+            try? await Task.sleep(for: .milliseconds(Int64(interval * 1000)))
+        }
+    }
+
+    // MARK: App account tokens
+
+    /// A credit that gave `user` original transactions without an appAccountToken.
+    struct TokenRequest: Sendable {
+        let user: String
+        let originalTransactionIds: [String]
+    }
+
+    private let tokenRequests = AsyncStream.makeStream(of: TokenRequest.self, bufferingPolicy: .bufferingNewest(1_000))
+
+    /// Asks (in the background, after the credit is answered) that `user`'s bound token be set at
+    /// Apple on each original transaction, so later renewals carry it; with
+    /// `--set-app-account-tokens` only.
+    func requestAppAccountTokens(user: String, credited transactions: [LedgerTransaction]) {
+        guard setsAppAccountTokens else { return }
+        var originals: [String] = []
+        for transaction in transactions where transaction.appAccountToken == nil && !originals.contains(transaction.subscriptionKey) {
+            originals.append(transaction.subscriptionKey)
+        }
+        if !originals.isEmpty { tokenRequests.continuation.yield(TokenRequest(user: user, originalTransactionIds: originals)) }
+    }
+
+    private func setAppAccountTokens(_ request: TokenRequest) async {
+        do {
+            guard let text = try await ledger.appAccountToken(of: request.user), let token = UUID(uuidString: text) else { return }
+            for original in request.originalTransactionIds {
+                do {
+                    try await client.setAppAccountToken(original, appAccountToken: token)
+                } catch {
+                    logger.warning("cannot set the app account token at Apple",
+                                   metadata: ["originalTransactionId": "\(original)", "error": "\(error.description)"])
+                }
+            }
+        } catch {
+            logger.warning("cannot read the user's app account token", metadata: ["error": "\(error.description)"])
+        }
     }
 
     /// One cycle: the window from the checkpoint (or `--reconcile-since`, or 24 hours back) to

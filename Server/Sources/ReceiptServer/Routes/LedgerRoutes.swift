@@ -16,12 +16,15 @@ import ReceiptLedger
 struct LedgerRoutes {
     let service: ReceiptService
     let ledger: ServerLedger
+    /// With `--set-app-account-tokens`, told of each credit.
+    var reconciler: Reconciler? = nil
 
     var routes: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self).add(middleware: LedgerTokenMiddleware(token: ledger.token))
         let service = self.service
         let ledger = self.ledger.ledger
         let metrics = service.metrics
+        let reconciler = self.reconciler
 
         routes.post(RouterPath(ReceiptService.creditsRoute)) { request, context in
             let body = try await service.readBody(request)
@@ -35,6 +38,7 @@ struct LedgerRoutes {
             let outcome = try await metrics.ledgerOperation("credit") { () async throws(LedgerError) in
                 try await ledger.credit(user: credit.user, transactions: transactions, requested: credit.transactionId)
             }
+            reconciler?.requestAppAccountTokens(user: credit.user, credited: transactions.filter { outcome.credited.contains($0.transactionId) })
             return LedgerResponse.credit(outcome, user: credit.user)
         }
 
