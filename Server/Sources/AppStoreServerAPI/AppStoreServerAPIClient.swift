@@ -28,14 +28,17 @@ public final class AppStoreServerAPIClient: Sendable {
     private let http: HTTPClient
     private let ownsHTTPClient: Bool
     private let bearer: BearerToken
-    private let budget: RequestBudget
+    private let budget: any AppStoreRequestBudget
     private let productionVerifier: SignedDataVerifier
     private let sandboxVerifier: SignedDataVerifier
 
-    /// - Parameter httpClient: the HTTP client to send with; by default one of the client's own
-    ///   (redirects refused), shut down by ``shutdown()``.
+    /// - Parameters:
+    ///   - budget: where departures are reserved; by default this client's own. Clients that share
+    ///     one (several servers on one ledger) share Apple's limits.
+    ///   - httpClient: the HTTP client to send with; by default one of the client's own
+    ///     (redirects refused), shut down by ``shutdown()``.
     public init(configuration: AppStoreServerAPIConfiguration, clock: any AppStoreClock = SystemAppStoreClock(),
-                httpClient: HTTPClient? = nil) {
+                budget: any AppStoreRequestBudget = InMemoryRequestBudget(), httpClient: HTTPClient? = nil) {
         self.configuration = configuration
         self.clock = clock
         if let httpClient {
@@ -47,7 +50,7 @@ public final class AppStoreServerAPIClient: Sendable {
             ownsHTTPClient = true
         }
         bearer = BearerToken(credentials: configuration.credentials)
-        budget = RequestBudget()
+        self.budget = budget
         func verifier(_ environment: Environment) -> SignedDataVerifier {
             let trust = configuration.trust
             var expectations = trust.expectations
@@ -128,7 +131,7 @@ public final class AppStoreServerAPIClient: Sendable {
                     lastFailure = "HTTP 429 (rate limit)"
                     // Retry-After: when to ask again, in UNIX milliseconds. Without one, back off.
                     if case .retryAfter(let instant)? = outcome.retryAfter {
-                        await budget.block(key, until: instant)
+                        try await budgetCall(host) { try await self.budget.block(key, until: instant) }
                         retryAt = instant
                     }
                 } else if status >= 500 || code.map(AppStoreAPIError.retryableCodes.contains) == true {
@@ -163,13 +166,23 @@ public final class AppStoreServerAPIClient: Sendable {
     private func waitForDeparture(_ key: String, rate: RequestRate, waitEnd: Date, host: String,
                                   lastFailure: String) async throws(AppStoreAPIError) {
         while true {
-            guard let departure = await budget.reserve(key, rate: rate, now: clock.now(), latest: waitEnd) else {
+            let reserved = try await budgetCall(host) { try await self.budget.reserve(key, rate: rate, now: self.clock.now(), latest: waitEnd) }
+            guard let departure = reserved else {
                 throw .noAnswer(host: host, reason: (lastFailure.isEmpty ? "" : lastFailure + "; ")
                     + "the request budget (\(rate)) or Apple's Retry-After would hold the request past the call's wait bound (\(configuration.maxWait.formatted()) s)")
             }
             do { try await clock.sleep(until: departure) } catch { throw .noAnswer(host: host, reason: "cancelled") }
             // A 429 that arrived while this one waited holds it too.
-            guard await budget.blocked(key, at: clock.now()) != nil else { return }
+            guard try await budgetCall(host, { try await self.budget.blocked(key, at: self.clock.now()) }) != nil else { return }
+        }
+    }
+
+    /// A call to the budget's store; its failure (a shared store that is down) is no answer.
+    private func budgetCall<T: Sendable>(_ host: String, _ body: () async throws -> T) async throws(AppStoreAPIError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw .noAnswer(host: host, reason: "the request budget cannot be read: \(error)")
         }
     }
 

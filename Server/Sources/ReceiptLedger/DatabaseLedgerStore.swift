@@ -224,7 +224,7 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
 
     public func claimReconcile(_ name: String, by worker: String, until: Date, at now: Date) async throws(LedgerError) -> ReconcileState? {
         try await write { connection in
-            try connection.send(LedgerSQL.insertReconcile, [.text(name)])
+            try connection.run(LedgerSQL.insertReconcile, .text(name))
             let nowMs = LedgerDate.milliseconds(now)
             let claimed = try connection.run(LedgerSQL.claimReconcile, .text(worker), .integer(LedgerDate.milliseconds(until)), .integer(nowMs),
                                              .text(name), .integer(nowMs), .text(worker))
@@ -247,6 +247,22 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
 
     public func isNotificationLogged(_ uuid: String) async throws(LedgerError) -> Bool {
         try await read { connection in try !connection.rows(LedgerSQL.notificationLogged, .text(uuid)).isEmpty }
+    }
+
+    public func updateAPIBudget(_ key: String, _ update: @escaping @Sendable (APIBudget) -> (APIBudget, Date?)) async throws(LedgerError) -> Date? {
+        try await write { connection in
+            try connection.run(LedgerSQL.insertAPIBudget, .text(key))
+            _ = try connection.run(LedgerSQL.lockAPIBudget, .text(key))
+            let row = try connection.rows(LedgerSQL.apiBudget, .text(key)).first
+            let departures = (try row?.text(0) ?? "").split(separator: ",").compactMap { Int64($0) }.map { LedgerDate.date($0) }
+            let current = APIBudget(departures: departures, blockedUntil: try row?.integer(1).map { LedgerDate.date($0) })
+            let (next, answer) = update(current)
+            if next != current {
+                _ = try connection.run(LedgerSQL.updateAPIBudget, .text(next.departures.map { String(LedgerDate.milliseconds($0)) }.joined(separator: ",")),
+                                       .integer(next.blockedUntil.map { LedgerDate.milliseconds($0) }), .text(key))
+            }
+            return answer
+        }
     }
 
     public func appAccountToken(of user: String) async throws(LedgerError) -> String? {

@@ -190,6 +190,12 @@ public struct Ledger: Sendable {
 
     static let reconcileName = "notification-history"
 
+    /// Reads and rewrites the request budget `key` in one transaction (`LedgerStore.updateAPIBudget`):
+    /// every server on the ledger reserves its requests to Apple there.
+    public func updateAPIBudget(_ key: String, _ update: @escaping @Sendable (APIBudget) -> (APIBudget, Date?)) async throws(LedgerError) -> Date? {
+        try await store.updateAPIBudget(key, update)
+    }
+
     /// The appAccountToken bound to `user` (`bind(user:appAccountToken:)`), if any.
     public func appAccountToken(of user: String) async throws(LedgerError) -> String? {
         try await store.appAccountToken(of: user)

@@ -16,5 +16,10 @@ extension LedgerSQL {
             last_repeats, last_error FROM ledger_reconcile WHERE name = ?
         """
     static let notificationLogged = "SELECT 1 FROM ledger_notifications WHERE notification_uuid = ?"
+    static let insertAPIBudget = "INSERT INTO ledger_api_budget (budget_key, departures) VALUES (?, '') ON CONFLICT (budget_key) DO NOTHING"
+    /// Takes the row's lock (PostgreSQL) before it is read, so that two servers reserve in turn.
+    static let lockAPIBudget = "UPDATE ledger_api_budget SET budget_key = budget_key WHERE budget_key = ?"
+    static let apiBudget = "SELECT departures, blocked_until_ms FROM ledger_api_budget WHERE budget_key = ?"
+    static let updateAPIBudget = "UPDATE ledger_api_budget SET departures = ?, blocked_until_ms = ? WHERE budget_key = ?"
     static let appAccountTokenOfUser = "SELECT app_account_token FROM ledger_users WHERE user_id = ?"
 }

@@ -138,7 +138,8 @@ public enum LedgerSchema {
             "CREATE INDEX ledger_webhook_events_user ON ledger_webhook_events (user_id, state, event_id)",
         ]),
         // Healing from Apple's notification history: how far it has been applied (`checkpoint_ms`),
-        // who runs a cycle now (a lease, so several servers run one at a time) and how the last went.
+        // who runs a cycle now (a lease, so several servers run one at a time) and how the last
+        // went; and the request budgets the servers share.
         Migration(identifier: "v6-reconcile", statements: [
             """
             CREATE TABLE ledger_reconcile (
@@ -152,6 +153,15 @@ public enum LedgerSchema {
                 last_applied BIGINT,
                 last_repeats BIGINT,
                 last_error TEXT
+            )
+            """,
+            // The App Store Server API's request budgets, shared by every server on the ledger:
+            // each endpoint's last departures (UNIX milliseconds, comma-separated) and Retry-After.
+            """
+            CREATE TABLE ledger_api_budget (
+                budget_key TEXT NOT NULL PRIMARY KEY,
+                departures TEXT NOT NULL,
+                blocked_until_ms BIGINT
             )
             """,
         ]),

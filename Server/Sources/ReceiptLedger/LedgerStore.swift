@@ -88,4 +88,18 @@ public protocol LedgerStore: Sendable {
     func isNotificationLogged(_ uuid: String) async throws(LedgerError) -> Bool
     /// The appAccountToken bound to `user`, if any.
     func appAccountToken(of user: String) async throws(LedgerError) -> String?
+    /// Reads and rewrites one request budget in one transaction, the row locked: `update` gets
+    /// the last departures and the Retry-After instant, and answers the new ones and its result.
+    func updateAPIBudget(_ key: String, _ update: @escaping @Sendable (APIBudget) -> (APIBudget, Date?)) async throws(LedgerError) -> Date?
+}
+
+/// One request budget as the ledger keeps it.
+public struct APIBudget: Sendable, Equatable {
+    public var departures: [Date]
+    public var blockedUntil: Date?
+
+    public init(departures: [Date], blockedUntil: Date?) {
+        self.departures = departures
+        self.blockedUntil = blockedUntil
+    }
 }

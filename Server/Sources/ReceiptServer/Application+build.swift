@@ -21,7 +21,9 @@ public func buildApplication(_ configuration: ServerConfiguration, ledger: Serve
     let service = ReceiptService(configuration: configuration, metrics: metrics)
     let reconciler = ledger.flatMap { ledger in
         ledger.appStore.map { settings in
-            Reconciler(client: AppStoreServerAPIClient(configuration: settings.client), ledger: ledger.ledger, service: service,
+            // The request budget is the ledger's: several servers on it share Apple's limits.
+            Reconciler(client: AppStoreServerAPIClient(configuration: settings.client, budget: LedgerRequestBudget(ledger: ledger.ledger)),
+                       ledger: ledger.ledger, service: service,
                        interval: settings.reconcileInterval, since: settings.reconcileSince,
                        setsAppAccountTokens: settings.setsAppAccountTokens, logger: logger)
         }

@@ -137,7 +137,7 @@ extension LedgerSnapshotTests {
             // Back to v1: what later migrations made, and their bookkeeping rows, gone.
             try await current.driver.write { connection in
                 for sql in ["DROP TABLE ledger_transaction_snapshots", "DROP TABLE ledger_renewal_snapshots",
-                            "DROP TABLE ledger_subscription_owners", "DROP TABLE ledger_notifications", "DROP TABLE ledger_webhook_events", "DROP TABLE ledger_reconcile", "DROP INDEX ledger_transactions_subscription",
+                            "DROP TABLE ledger_subscription_owners", "DROP TABLE ledger_notifications", "DROP TABLE ledger_webhook_events", "DROP TABLE ledger_reconcile", "DROP TABLE ledger_api_budget", "DROP INDEX ledger_transactions_subscription",
                             "DROP INDEX ledger_transactions_token", "ALTER TABLE ledger_transactions DROP COLUMN subscription_key",
                             "DELETE FROM ledger_schema_migrations WHERE identifier <> 'v1-transactions-credits-users'"] {
                     _ = try connection.execute(sql, [])

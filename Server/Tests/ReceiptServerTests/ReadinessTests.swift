@@ -40,6 +40,7 @@ import Testing
         func reconcileState(_ name: String) async throws(LedgerError) -> ReconcileState? { try await fail() }
         func isNotificationLogged(_ uuid: String) async throws(LedgerError) -> Bool { try await fail() }
         func appAccountToken(of user: String) async throws(LedgerError) -> String? { try await fail() }
+        func updateAPIBudget(_ key: String, _ update: @escaping @Sendable (APIBudget) -> (APIBudget, Date?)) async throws(LedgerError) -> Date? { try await fail() }
     }
 
     static func ready(_ client: some TestClientProtocol) async throws -> (status: Int, json: [String: Any], headers: HTTPFields) {

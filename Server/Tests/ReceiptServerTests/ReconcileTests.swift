@@ -171,23 +171,4 @@ struct ReconcileTests {
             }
         }
     }
-
-    /// Two servers on one ledger: one cycle at a time, and a lease that ran out is taken over.
-    @Test func oneCycleAtATime() async throws {
-        try await withTemporaryDirectory("reconcile-lease") { directory in
-            let path = directory.appendingPathComponent("ledger.sqlite").path
-            let clock = TestClock(Self.now)
-            let first = Ledger(store: try SQLiteLedgerStore(path: path), now: { clock.now })
-            let second = Ledger(store: try SQLiteLedgerStore(path: path), now: { clock.now })
-            #expect(try await first.claimReconcile(by: "a", lease: 60) != nil)
-            #expect(try await second.claimReconcile(by: "b", lease: 60) == nil)
-            try await first.finishReconcile(by: "a", outcome: ReconcileOutcome(fetched: 2, applied: 1, repeats: 1, checkpoint: Self.now, error: nil))
-            let taken = try await second.claimReconcile(by: "b", lease: 60)
-            #expect(taken?.checkpoint == Self.now && taken?.lastApplied == 1)
-            // b dies holding the lease: a waits until it runs out.
-            #expect(try await first.claimReconcile(by: "a", lease: 60) == nil)
-            clock.advance(by: 61)
-            #expect(try await first.claimReconcile(by: "a", lease: 60) != nil)
-        }
-    }
 }
