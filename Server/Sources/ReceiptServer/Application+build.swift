@@ -61,7 +61,7 @@ func buildRouter(service: ReceiptService, ledger: ServerLedger?, reconciler: Rec
     router.addRoutes(OperationsRoutes(metrics: service.metrics, readiness: Readiness(ledger: ledger?.ledger)).routes)
     router.addRoutes(VerificationRoutes(service: service).routes)
     router.addRoutes(StoreKitRoutes(service: service, ledger: ledger).routes)
-    router.addRoutes(PageRoutes(service: service, ledger: ledger).routes)
+    router.addRoutes(PageRoutes(service: service, ledger: ledger, reconciler: reconciler).routes)
     if let ledger {
         router.addRoutes(LedgerRoutes(service: service, ledger: ledger, reconciler: reconciler).routes)
         router.addRoutes(ReconcileRoutes(ledger: ledger, reconciler: reconciler).routes)

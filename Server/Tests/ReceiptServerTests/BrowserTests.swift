@@ -1,3 +1,4 @@
+import AppleSimulator
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -126,6 +127,31 @@ struct BrowserTests {
             #expect(missedRows.first?.contains("<td>2000000000000003</td><td>2000000000000003</td><td>com.example.unlock</td>") == true)
             #expect(missedRows.first?.contains("<td>cancelled in receipt</td>") == true)
             #expect(missedRows.last?.contains("<td>2000000000000201</td><td>2000000000000100</td><td>com.example.pro.monthly</td>") == true)
+        }
+    }
+
+    /// The ledger lookup asks Apple for an order id with the server's key: its verified
+    /// transactions in a table; Apple's refusal and the order id itself shown as text.
+    @Test func theOrderLookupAsksApple() async throws {
+        let simulator = try AppleSimulator()
+        simulator.add(transaction: simulator.transaction(id: "41", environment: .production, expires: ReconcileTests.now), in: .production, orderId: "MQ7X2R9ZK1")
+        try await simulator.application.test(.live) { apple in
+            let applePort = try #require(apple.port)
+            try await ReconcileTests.withServer(simulator, port: applePort) { client in
+                let port = try #require(client.port)
+                let dom = try submitted(["token": LedgerFixtures.token, "order": "MQ7X2R9ZK1"], to: "/ledger", port: port, awaiting: "id=\"order\"")
+                #expect(dom.contains("<h3>Order MQ7X2R9ZK1: 1 transactions, verified</h3>"))
+                let order = try #require(dom.components(separatedBy: "id=\"order\"").last?.components(separatedBy: "</table>").first)
+                #expect(order.contains("<td>41</td><td>41</td><td>com.example.monthly</td><td>Production</td>"), "\(order)")
+                #expect(!dom.contains(simulator.keyID) && !dom.contains("BEGIN PRIVATE KEY"))
+
+                simulator.inject(.status(400, errorCode: 4000006, message: "<img src=x onerror=alert(1)>"))
+                let failed = try submitted(["token": LedgerFixtures.token, "order": "<b>M1</b>"], to: "/ledger", port: port, awaiting: "order-error")
+                #expect(failed.contains("Order &lt;b&gt;M1&lt;/b&gt; could not be looked up"), "\(failed)")
+                #expect(failed.contains("errorCode 4000006, errorMessage &quot;&lt;img src=x onerror=alert(1)&gt;&quot;")
+                        || failed.contains("errorCode 4000006, errorMessage \"&lt;img src=x onerror=alert(1)&gt;\""), "\(failed)")
+                #expect(!failed.contains("<img") && !failed.contains("<b>M1"))
+            }
         }
     }
 }

@@ -14,8 +14,19 @@ extension SupportPage {
         case form
         /// Nothing shown, and why (a wrong token, a bad user id, the database unavailable).
         case refused(String)
-        /// The credits of `user` (none asked when nil) and the missed orders, oldest first.
-        case shown(user: String?, credits: [Credit], missedOrders: [SeenTransaction])
+        /// The credits of `user` (none asked when nil) and the missed orders, oldest first; and
+        /// what Apple says of an order id, when one was asked.
+        case shown(user: String?, credits: [Credit], missedOrders: [SeenTransaction], order: OrderLookup?)
+    }
+
+    /// An order id from the customer's Apple email, looked up with the server's App Store key.
+    enum OrderLookup: Sendable {
+        /// Apple's verified transactions of the order.
+        case found(orderId: String, [SignedTransaction])
+        /// Apple says the order id is not valid (`status` 1).
+        case invalid(orderId: String)
+        /// Apple could not be asked, or its answer did not verify: why.
+        case failed(orderId: String, String)
     }
 
     /// The most rows the page lists of each.
@@ -27,6 +38,7 @@ extension SupportPage {
         <form method="post" action="/ledger">
         <label for="ledger-token">Ledger token</label> <input id="ledger-token" name="token" type="password" autocomplete="off">
         <label for="ledger-user">User id (optional)</label> <input id="ledger-user" name="user" type="text">
+        <label for="ledger-order">Order ID (optional, asks Apple)</label> <input id="ledger-order" name="order" type="text">
         <button type="submit">Look up</button>
         </form>
 
@@ -36,7 +48,20 @@ extension SupportPage {
             break
         case .refused(let reason):
             text += "<p id=\"ledger-error\" class=\"failed\">\(escape(reason))</p>\n"
-        case .shown(let user, let credits, let missedOrders):
+        case .shown(let user, let credits, let missedOrders, let order):
+            switch order {
+            case .found(let orderId, let transactions)?:
+                text += "<h3>Order \(cell(orderId)): \(transactions.count) transactions, verified</h3>\n"
+                text += table(id: "order", ["Transaction", "Original", "Product", "Environment", "Purchased", "Expires", "Revoked at"], transactions.map { t in
+                    [t.transactionId, t.originalTransactionId, t.productId, t.environment, date(t.purchaseDate), date(t.expiresDate), date(t.revocationDate)]
+                })
+            case .invalid(let orderId)?:
+                text += "<p id=\"order-error\" class=\"failed\">Apple says order \(cell(orderId)) is not a valid order id.</p>\n"
+            case .failed(let orderId, let reason)?:
+                text += "<p id=\"order-error\" class=\"failed\">Order \(cell(orderId)) could not be looked up: \(cell(reason))</p>\n"
+            case nil:
+                break
+            }
             if let user {
                 text += "<h3>Credits of \(cell(user)): \(credits.count)</h3>\n"
                 text += table(id: "credits", ["Transaction", "Product", "Credited at", "Revoked at", "Revocation"], credits.map { credit in
@@ -74,7 +99,7 @@ extension SupportPage {
 extension ServerLedger {
     /// `POST /ledger`: the form's token checked as the routes check theirs, then the user's credits
     /// and the missed orders; the status to answer with and what to show.
-    func lookUp(form body: [UInt8]) async -> (HTTPResponse.Status, SupportPage.LedgerLookup) {
+    func lookUp(form body: [UInt8], reconciler: Reconciler?) async -> (HTTPResponse.Status, SupportPage.LedgerLookup) {
         guard let presented = try? SupportPage.formValue(named: "token", in: body), token.matches(Array(presented.utf8)) else {
             return (.unauthorized, .refused("The ledger token is missing or wrong."))
         }
@@ -86,13 +111,29 @@ extension ServerLedger {
                 return (.badRequest, .refused("The user id is refused: \(error.reason)"))
             }
         }
+        var order: SupportPage.OrderLookup?
+        if let orderId = try? SupportPage.formValue(named: "order", in: body), !orderId.isEmpty {
+            order = await Self.lookUp(order: orderId, with: reconciler)
+        }
         do throws(LedgerError) {
             var credits: [Credit] = []
             if let user { credits = try await ledger.credits(of: user, limit: SupportPage.ledgerRows) }
             let missed = try await ledger.uncredited(olderThan: 0, limit: SupportPage.ledgerRows)
-            return (.ok, .shown(user: user, credits: credits, missedOrders: missed))
+            return (.ok, .shown(user: user, credits: credits, missedOrders: missed, order: order))
         } catch {
             return (.serviceUnavailable, .refused("The ledger's database is unavailable; try again."))
+        }
+    }
+
+    /// Look Up Order ID with the server's key; the answer's transactions verified by the client.
+    private static func lookUp(order orderId: String, with reconciler: Reconciler?) async -> SupportPage.OrderLookup {
+        guard let reconciler else { return .failed(orderId: orderId, "the server has no App Store Server API credentials") }
+        guard orderId.utf8.count <= 64 else { return .failed(orderId: String(orderId.prefix(64)), "an order id is at most 64 characters") }
+        do {
+            let answer = try await reconciler.client.lookUpOrder(orderId)
+            return answer.integer("status") == 0 ? .found(orderId: orderId, answer.transactions) : .invalid(orderId: orderId)
+        } catch {
+            return .failed(orderId: orderId, error.description)
         }
     }
 }

@@ -3,16 +3,20 @@ import NIOCore
 import ReceiptParser
 
 /// The support page: `GET /` and `POST /`, where support staff paste a base64 receipt or signed
-/// data; with a ledger, `POST /ledger`, the page's ledger lookup.
+/// data; with a ledger, `POST /ledger`, the page's ledger lookup (and an order id asked of Apple
+/// with the server's credentials, which the page never shows).
 struct PageRoutes {
     let service: ReceiptService
     let ledger: ServerLedger?
+    /// Looks order ids up at Apple, when the server has App Store credentials.
+    var reconciler: Reconciler? = nil
 
     var routes: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         let service = self.service
         let configuration = service.configuration
         let ledgerSection = ledger == nil ? "" : SupportPage.ledgerSection(.form)
+        let reconciler = self.reconciler
 
         routes.get("/") { _, _ in
             Self.html(SupportPage.render(nil, input: "", now: configuration.statusTime, signedDataVerifier: configuration.signedDataVerifier,
@@ -43,7 +47,7 @@ struct PageRoutes {
         if let ledger {
             routes.post("ledger") { request, _ in
                 let body = try await service.readBody(request)
-                let (status, lookup) = await ledger.lookUp(form: body)
+                let (status, lookup) = await ledger.lookUp(form: body, reconciler: reconciler)
                 return Self.html(SupportPage.render(nil, input: "", now: configuration.statusTime,
                                                     signedDataVerifier: configuration.signedDataVerifier,
                                                     ledgerSection: SupportPage.ledgerSection(lookup)), status: status)
