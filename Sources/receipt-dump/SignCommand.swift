@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ReceiptCommandLine
 import ReceiptParser
 
 /// `receipt-dump sign …`: the signatures Apple asks a server to make for StoreKit's offers,
@@ -19,15 +20,9 @@ struct SignCommand: ParsableCommand {
         subcommands: [PromotionalOffer.self, PromotionalOfferV2.self, IntroductoryOfferEligibility.self]
     )
 
+    /// What every signature takes: the key, the output, and optionally the nonce.
     struct Credentials: ParsableArguments {
-        @Option(name: .customLong("key-file"), help: ArgumentHelp("The In-App Purchase key (.p8) (APP_STORE_KEY_FILE).", valueName: "PATH"))
-        var keyFile: String?
-        @Option(name: .customLong("key-id"), help: ArgumentHelp("The key's id (APP_STORE_KEY_ID).", valueName: "ID"))
-        var keyID: String?
-        @Option(name: .customLong("issuer-id"), help: ArgumentHelp("Your team's issuer id (APP_STORE_ISSUER_ID; not used by promotional-offer).", valueName: "ID"))
-        var issuerID: String?
-        @Option(name: .customLong("bundle-id"), help: ArgumentHelp("The app's bundle id (APP_STORE_BUNDLE_ID).", valueName: "ID"))
-        var bundleID: String?
+        @OptionGroup var key: AppStoreCredentialOptions
         @Option(help: "text (people) or json (programs).")
         var format: Format = .text
         @Option(help: ArgumentHelp("The nonce, a UUID (a new one by default).", valueName: "UUID"))
@@ -35,28 +30,12 @@ struct SignCommand: ParsableCommand {
 
         enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
-        private static func value(_ given: String?, _ variable: String, _ option: String) throws -> String {
-            if let given { return given }
-            if let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty { return value }
-            throw ValidationError("Give \(option) or set \(variable).")
-        }
-
         func validate() throws {
             if let nonce, UUID(uuidString: nonce) == nil { throw ValidationError("--nonce takes a UUID.") }
         }
 
         func signer(needsIssuer: Bool) throws -> OfferSigner {
-            let path = try Self.value(keyFile, "APP_STORE_KEY_FILE", "--key-file")
-            guard let bytes = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read the key file \(path)") }
-            let key: ES256SigningKey
-            do {
-                key = try ES256SigningKey(pkcs8: [UInt8](bytes))
-            } catch {
-                throw ValidationError("the key file \(path) is not an App Store Connect key: \(DisplayText.escape(error.reason, limit: DisplayText.reasonLimit))")
-            }
-            let issuer = needsIssuer ? try Self.value(issuerID, "APP_STORE_ISSUER_ID", "--issuer-id") : (issuerID ?? "")
-            return OfferSigner(key: key, keyID: try Self.value(keyID, "APP_STORE_KEY_ID", "--key-id"), issuerID: issuer,
-                               bundleID: try Self.value(bundleID, "APP_STORE_BUNDLE_ID", "--bundle-id"))
+            OfferSigner(try key.credentials(requiresIssuer: needsIssuer))
         }
 
         var nonceValue: UUID { nonce.flatMap(UUID.init(uuidString:)) ?? UUID() }

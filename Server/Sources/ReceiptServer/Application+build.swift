@@ -49,7 +49,7 @@ public func buildApplication(_ configuration: ServerConfiguration, ledger: Serve
 /// - ``LedgerRoutes``, with a ledger: `/v1/credits`, `/v1/users/...`, the listings; without one
 ///   they answer 404.
 /// - ``ReconcileRoutes`` and ``OfferRoutes``, with a ledger: `/v1/reconcile...`, healing from
-///   Apple, and `/v1/offers/...`, StoreKit's offer signatures (503 without App Store credentials).
+///   Apple, and `/v1/offers/...`, StoreKit's offer signatures (404 without App Store credentials).
 ///
 /// Whatever a route throws is answered by ``RefusalMiddleware`` as a ``Refusal``; every answer
 /// is counted by ``RequestMetricsMiddleware``.

@@ -6,14 +6,7 @@ import ReceiptParser
 
 /// The options every `receipt-dump api` command shares: credentials, hosts, limits, trust, output.
 struct APIOptions: ParsableArguments {
-    @Option(name: .customLong("key-file"), help: ArgumentHelp("The In-App Purchase key (.p8) from App Store Connect (APP_STORE_KEY_FILE).", valueName: "PATH"))
-    var keyFile: String?
-    @Option(name: .customLong("key-id"), help: ArgumentHelp("The key's id (APP_STORE_KEY_ID).", valueName: "ID"))
-    var keyID: String?
-    @Option(name: .customLong("issuer-id"), help: ArgumentHelp("Your team's issuer id (APP_STORE_ISSUER_ID).", valueName: "ID"))
-    var issuerID: String?
-    @Option(name: .customLong("bundle-id"), help: ArgumentHelp("The app's bundle id; every signed value must be for it (APP_STORE_BUNDLE_ID).", valueName: "ID"))
-    var bundleID: String?
+    @OptionGroup(title: "Credentials") var credentials: AppStoreCredentialOptions
 
     enum EnvironmentChoice: String, ExpressibleByArgument, CaseIterable {
         case production, sandbox, auto
@@ -41,16 +34,9 @@ struct APIOptions: ParsableArguments {
     @Flag(name: .customLong("no-color"), help: "No colour, even on a terminal (NO_COLOR is honoured too).")
     var noColor = false
 
-    private static func variable(_ name: String) -> String? { ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-
     func validate() throws {
         guard timeout > 0, maxWait > 0, maxAnswerBytes > 0 else {
             throw ValidationError("--timeout, --max-wait and --max-answer-bytes take positive values.")
-        }
-        for (value, option, variable) in [(keyFile, "--key-file", "APP_STORE_KEY_FILE"), (keyID, "--key-id", "APP_STORE_KEY_ID"),
-                                          (issuerID, "--issuer-id", "APP_STORE_ISSUER_ID"), (bundleID, "--bundle-id", "APP_STORE_BUNDLE_ID")]
-        where value == nil && Self.variable(variable) == nil {
-            throw ValidationError("Give \(option) or set \(variable).")
         }
         for url in [apiURL, sandboxAPIURL] {
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
@@ -59,19 +45,10 @@ struct APIOptions: ParsableArguments {
         }
     }
 
-    /// The client these options describe; usage errors (exit 64) for a key that cannot be used.
+    /// The client these options describe; usage errors (exit 64) for credentials missing or a key
+    /// that cannot be used.
     func makeClient() throws -> AppStoreServerAPIClient {
-        let path = keyFile ?? Self.variable("APP_STORE_KEY_FILE")!
-        guard let bytes = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read the key file \(path)") }
-        let key: ES256SigningKey
-        do {
-            key = try ES256SigningKey(pkcs8: [UInt8](bytes))
-        } catch {
-            throw ValidationError("the key file \(path) is not an App Store Connect key: \(DisplayText.escape(error.reason, limit: DisplayText.reasonLimit))")
-        }
-        let credentials = AppStoreCredentials(key: key, keyID: keyID ?? Self.variable("APP_STORE_KEY_ID")!,
-                                              issuerID: issuerID ?? Self.variable("APP_STORE_ISSUER_ID")!,
-                                              bundleID: bundleID ?? Self.variable("APP_STORE_BUNDLE_ID")!)
+        let credentials = try self.credentials.credentials()
         let choice: AppStoreServerAPIConfiguration.EnvironmentChoice = switch environment {
         case .production: .production
         case .sandbox: .sandbox

@@ -69,13 +69,7 @@ struct AppStoreOptions: ParsableArguments {
                 throw ValidationError("--app-store-api-url and --app-store-sandbox-api-url take http(s) URLs.")
             }
         }
-        guard let bytes = FileManager.default.contents(atPath: keyFile) else { throw ValidationError("cannot read the key file \(keyFile)") }
-        let key: ES256SigningKey
-        do {
-            key = try ES256SigningKey(pkcs8: [UInt8](bytes))
-        } catch {
-            throw ValidationError("the key file \(keyFile) is not an App Store Connect key: \(DisplayText.escape(error.reason, limit: DisplayText.reasonLimit))")
-        }
+        let key = try ES256SigningKey.read(path: keyFile)
         let credentials = AppStoreCredentials(key: key, keyID: keyID, issuerID: issuerID, bundleID: bundleIDs[0])
         let client = AppStoreServerAPIConfiguration(credentials: credentials, environment: environment == "sandbox" ? .sandbox : .production,
                                                     productionURL: apiURL, sandboxURL: sandboxAPIURL, trust: try trust())

@@ -65,7 +65,7 @@ struct OfferRouteTests {
         }
         try await ReconcileTests.withServer(simulator, port: nil) { client in
             let answer = try await LedgerFixtures.send(client, .post, "/v1/offers/promotional-v2", body: #"{"productId":"p","offerIdentifier":"o"}"#)
-            #expect(answer.status == 503 && (answer.json["error"] as? [String: Any])?["code"] as? String == "appStoreNotConfigured")
+            #expect(answer.status == 404 && (answer.json["error"] as? [String: Any])?["code"] as? String == "appStoreNotConfigured")
         }
     }
 }

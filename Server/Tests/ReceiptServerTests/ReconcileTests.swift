@@ -166,7 +166,7 @@ struct ReconcileTests {
         try await Self.withServer(try AppleSimulator(), port: nil) { client in
             for (method, uri) in [(HTTPRequest.Method.post, "/v1/reconcile"), (.get, "/v1/reconcile"), (.post, "/v1/reconcile/transactions/1")] {
                 let answer = try await LedgerFixtures.send(client, method, uri)
-                #expect(answer.status == 503 && (answer.json["error"] as? [String: Any])?["code"] as? String == "appStoreNotConfigured")
+                #expect(answer.status == 404 && (answer.json["error"] as? [String: Any])?["code"] as? String == "appStoreNotConfigured")
                 #expect(try await LedgerFixtures.send(client, method, uri, authorization: nil).status == 401)
             }
         }

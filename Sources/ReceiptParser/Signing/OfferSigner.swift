@@ -10,18 +10,17 @@ import Foundation
 ///
 /// Time and nonce are inputs: a caller passes the instant and a fresh UUID for each signature.
 public struct OfferSigner: Sendable {
-    /// The In-App Purchase key from App Store Connect.
-    public let key: ES256SigningKey
-    public let keyID: String
-    public let issuerID: String
-    public let bundleID: String
+    /// The In-App Purchase key and the app.
+    public let credentials: AppStoreCredentials
 
-    public init(key: ES256SigningKey, keyID: String, issuerID: String, bundleID: String) {
-        self.key = key
-        self.keyID = keyID
-        self.issuerID = issuerID
-        self.bundleID = bundleID
+    public init(_ credentials: AppStoreCredentials) {
+        self.credentials = credentials
     }
+
+    private var key: ES256SigningKey { credentials.key }
+    public var keyID: String { credentials.keyID }
+    private var issuerID: String { credentials.issuerID }
+    private var bundleID: String { credentials.bundleID }
 
     /// A promotional offer signature (the original API): ECDSA P-256 with SHA-256 over
     /// `bundleID ⁣ keyID ⁣ product ⁣ offer ⁣ appAccountToken ⁣ nonce ⁣ timestamp`, joined by

@@ -3,7 +3,7 @@ import Hummingbird
 import ReceiptParser
 
 /// The signatures StoreKit takes for offers, made with the server's App Store key (ledger token
-/// required; 503 `appStoreNotConfigured` without credentials):
+/// required; 404 `appStoreNotConfigured` without credentials):
 /// - `POST /v1/offers/promotional` `{productId, offerIdentifier, appAccountToken?}` →
 ///   `{keyIdentifier, nonce, signature, timestamp}` (the original API's signature).
 /// - `POST /v1/offers/promotional-v2` `{productId, offerIdentifier, transactionId?}` → `{jws}`.
@@ -15,10 +15,7 @@ struct OfferRoutes {
     var routes: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self).add(middleware: LedgerTokenMiddleware(token: ledger.token))
         let service = self.service
-        let signer = ledger.appStore.map { settings in
-            let credentials = settings.client.credentials
-            return OfferSigner(key: credentials.key, keyID: credentials.keyID, issuerID: credentials.issuerID, bundleID: credentials.bundleID)
-        }
+        let signer = ledger.appStore.map { OfferSigner($0.client.credentials) }
         let clock = ledger.ledger
 
         routes.post("v1/offers/promotional") { request, _ in
@@ -72,7 +69,7 @@ struct OfferRoutes {
 
     static func required(_ signer: OfferSigner?) throws -> OfferSigner {
         guard let signer else {
-            throw Refusal(.serviceUnavailable, code: "appStoreNotConfigured",
+            throw Refusal(.notFound, code: "appStoreNotConfigured",
                           reason: "the server has no App Store key (--app-store-key-file, --app-store-key-id, --app-store-issuer-id)")
         }
         return signer

@@ -9,7 +9,8 @@ import ReceiptParser
 /// - `GET /v1/reconcile`: the last cycle, the checkpoint, and when the next starts.
 /// - `POST /v1/reconcile/transactions/{transactionId}`: the customer's history from Apple, every
 ///   transaction recorded as seen (what support runs when a customer says they paid).
-/// Without App Store credentials they answer 503 `appStoreNotConfigured`.
+/// Without App Store credentials they answer 404 `appStoreNotConfigured`, as the ledger's routes
+/// answer 404 without a ledger.
 struct ReconcileRoutes {
     let ledger: ServerLedger
     let reconciler: Reconciler?
@@ -79,7 +80,7 @@ struct ReconcileRoutes {
 
     static func required(_ reconciler: Reconciler?) throws -> Reconciler {
         guard let reconciler else {
-            throw Refusal(.serviceUnavailable, code: "appStoreNotConfigured",
+            throw Refusal(.notFound, code: "appStoreNotConfigured",
                           reason: "the server has no App Store Server API credentials (--app-store-key-file, --app-store-key-id, --app-store-issuer-id)")
         }
         return reconciler

@@ -6,25 +6,6 @@ import Foundation
 import ReceiptParser
 import NIOConcurrencyHelpers
 
-/// An App Store Connect In-App Purchase key and the app it speaks for.
-public struct AppStoreCredentials: Sendable {
-    /// The `.p8` key.
-    public var key: ES256SigningKey
-    /// The key's id (the JWT header's `kid`).
-    public var keyID: String
-    /// The issuer id of the team (`iss`).
-    public var issuerID: String
-    /// The app's bundle id (`bid`); the signed answers must be for it.
-    public var bundleID: String
-
-    public init(key: ES256SigningKey, keyID: String, issuerID: String, bundleID: String) {
-        self.key = key
-        self.keyID = keyID
-        self.issuerID = issuerID
-        self.bundleID = bundleID
-    }
-}
-
 /// The bearer token Apple's API takes: an ES256 JWT (`kid`, `typ: JWT`; `iss`, `iat`, `exp`,
 /// `aud: appstoreconnect-v1`, `bid`), made once and reused until shortly before it expires, so
 /// a burst of requests costs one signature.
