@@ -426,7 +426,7 @@ extension AppleSimulator {
             ("transactionId", .string(id)), ("originalTransactionId", .string(original ?? id)), ("bundleId", .string(bundleID)),
             ("productId", .string(product)), ("purchaseDate", ms(purchased)), ("originalPurchaseDate", ms(purchased)),
             ("quantity", .number("1")), ("type", .string(expires == nil ? "Consumable" : "Auto-Renewable Subscription")),
-            ("inAppOwnershipType", .string("PURCHASED")), ("signedDate", ms(AppleSimulator.signedDate)),
+            ("inAppOwnershipType", .string("PURCHASED")), ("signedDate", ms(max(purchased, AppleSimulator.signedDate))),
             ("environment", .string(environment == .production ? "Production" : "Sandbox")),
             ("transactionReason", .string("PURCHASE")), ("storefront", .string("USA")), ("storefrontId", .string("143441")),
         ]
