@@ -116,6 +116,10 @@ let package = Package(
             dependencies: [
                 "AppStoreServerAPI",
                 "AppleSimulator",
+                // Two servers' budget in one ledger, timed here, apart from the server's busy tests.
+                "ReceiptServer",
+                "ReceiptLedger",
+                "ServerTestSupport",
                 .product(name: "ReceiptParser", package: "ReceiptParser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

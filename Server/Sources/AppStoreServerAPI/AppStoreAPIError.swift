@@ -48,8 +48,9 @@ public enum AppStoreAPIError: Error, Sendable, CustomStringConvertible {
 
     /// Apple's error codes worth asking again for (its documentation marks them retryable).
     static let retryableCodes: Set<Int> = [4040002, 4040004, 4040006, 5000001]
-    /// `TransactionIdNotFoundError`: with the environment `auto`, asked again of sandbox.
-    static let transactionNotFound = 4040010
+    /// `OriginalTransactionIdNotFoundError` and `TransactionIdNotFoundError`: with the
+    /// environment `auto`, asked again of sandbox.
+    static let notFoundInProduction: Set<Int> = [4040005, 4040010]
     /// `RateLimitExceededError`.
     static let rateLimitExceeded = 4290000
 }

@@ -17,7 +17,8 @@ public struct SystemAppStoreClock: AppStoreClock {
     public init() {}
     public func now() -> Date { Date() }
     public func sleep(until instant: Date) async throws {
-        let seconds = instant.timeIntervalSinceNow
+        // At most a day at a time: no instant, however far, overflows the conversion.
+        let seconds = min(instant.timeIntervalSinceNow, 86_400)
         if seconds > 0 { try await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded(.up)))) }
     }
 }

@@ -100,7 +100,7 @@ public final class AppStoreServerAPIClient: Sendable {
             do {
                 return try await send(request, to: .production, waitEnd: waitEnd)
             } catch .refused(_, let status, let code, _) where request.fallsBackToSandbox
-                        && (status == 401 || code == AppStoreAPIError.transactionNotFound) {
+                        && (status == 401 || code.map(AppStoreAPIError.notFoundInProduction.contains) == true) {
                 return try await send(request, to: .sandbox, waitEnd: waitEnd)
             }
         }
@@ -130,20 +130,23 @@ public final class AppStoreServerAPIClient: Sendable {
                 if status == 429 || code == AppStoreAPIError.rateLimitExceeded {
                     lastFailure = "HTTP 429 (rate limit)"
                     // Retry-After: when to ask again, in UNIX milliseconds. Without one, back off.
-                    if case .retryAfter(let instant)? = outcome.retryAfter {
-                        try await budgetCall(host) { try await self.budget.block(key, until: instant) }
-                        retryAt = instant
+                    // One in the past (or seconds, as some proxies send) backs off instead; one far
+                    // ahead holds the endpoint at most an hour (Apple's limits are hourly), so that no
+                    // answer can block every server on a shared budget for longer.
+                    let now = clock.now()
+                    if case .retryAfter(let instant)? = outcome.retryAfter, instant > now {
+                        let bounded = min(instant, now.addingTimeInterval(Self.longestRetryAfter))
+                        try await budgetCall(host) { try await self.budget.block(key, until: bounded) }
+                        retryAt = bounded
                     }
                 } else if status >= 500 || code.map(AppStoreAPIError.retryableCodes.contains) == true {
                     lastFailure = "HTTP \(status)" + (code.map { ", errorCode \($0)" } ?? "")
                 } else {
                     throw refusal
                 }
+                // Retries used up on what is worth retrying: no answer, whatever the status said.
                 guard retries < configuration.maxRetries else {
-                    if status == 429 || status >= 500 {
-                        throw .noAnswer(host: host, reason: "\(lastFailure) after \(retries + 1) attempts")
-                    }
-                    throw refusal
+                    throw .noAnswer(host: host, reason: "\(lastFailure) after \(retries + 1) attempts")
                 }
             case .failed(let reason):
                 lastFailure = reason
@@ -216,7 +219,7 @@ public final class AppStoreServerAPIClient: Sendable {
             http.headers.add(name: "Content-Type", value: "application/json")
             http.body = .bytes(ByteBuffer(bytes: body))
         }
-        let seconds = min(configuration.timeout, max(0, waitEnd.timeIntervalSince(clock.now())))
+        let seconds = min(configuration.timeout, 3600, max(0, waitEnd.timeIntervalSince(clock.now())))
         let cap = configuration.maxAnswerBytes
         let client = self.http
         let prepared = http
@@ -252,6 +255,9 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     // MARK: Small pieces
+
+    /// The longest a `Retry-After` holds an endpoint, in seconds.
+    static let longestRetryAfter: TimeInterval = 3600
 
     /// Retry-After in UNIX milliseconds (Apple's form); nil for anything else.
     static func retryAfter(_ text: String) -> RetryAfter? {

@@ -28,7 +28,7 @@ public struct AppStoreServerAPIConfiguration: Sendable {
     /// The trust every signed value of an answer is judged by (anchor, policy); the client adds
     /// the expectations: the credentials' bundle id and the environment that answered.
     public var trust: SignedDataVerifier
-    /// A request's deadline, connection to the answer's last byte.
+    /// A request's deadline, connection to the answer's last byte (at most an hour is used).
     public var timeout: Double = 30
     /// How long one call may wait in all: budgets, `Retry-After`, backoff, every attempt and page.
     public var maxWait: Double = 120

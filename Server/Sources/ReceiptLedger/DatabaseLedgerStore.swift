@@ -227,7 +227,7 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
             try connection.run(LedgerSQL.insertReconcile, .text(name))
             let nowMs = LedgerDate.milliseconds(now)
             let claimed = try connection.run(LedgerSQL.claimReconcile, .text(worker), .integer(LedgerDate.milliseconds(until)), .integer(nowMs),
-                                             .text(name), .integer(nowMs), .text(worker))
+                                             .text(name), .integer(nowMs))
             guard claimed == 1 else { return nil }
             return try connection.rows(LedgerSQL.reconcileState, .text(name)).first.map(Self.reconcileState)
         }
@@ -237,7 +237,14 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
         try await write { connection in
             _ = try connection.run(LedgerSQL.finishReconcile, .integer(outcome.checkpoint.map { LedgerDate.milliseconds($0) }),
                                    .integer(LedgerDate.milliseconds(now)), .integer(Int64(outcome.fetched)), .integer(Int64(outcome.applied)),
-                                   .integer(Int64(outcome.repeats)), .text(outcome.error), .text(name), .text(worker))
+                                   .integer(Int64(outcome.repeats)), .integer(Int64(outcome.refused)), .text(outcome.error), .text(name), .text(worker))
+        }
+    }
+
+    public func renewReconcile(_ name: String, by worker: String, until: Date, at now: Date) async throws(LedgerError) -> Bool {
+        try await write { connection in
+            try connection.run(LedgerSQL.renewReconcile, .integer(LedgerDate.milliseconds(until)), .text(name), .text(worker),
+                               .integer(LedgerDate.milliseconds(now))) == 1
         }
     }
 
@@ -273,7 +280,7 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
         func date(_ column: Int) throws -> Date? { try row.integer(column).map { LedgerDate.date($0) } }
         return ReconcileState(checkpoint: try date(0), leaseHolder: try row.text(1), leaseUntil: try date(2), lastStarted: try date(3),
                               lastFinished: try date(4), lastFetched: Int(try row.integer(5) ?? 0), lastApplied: Int(try row.integer(6) ?? 0),
-                              lastRepeats: Int(try row.integer(7) ?? 0), lastError: try row.text(8))
+                              lastRepeats: Int(try row.integer(7) ?? 0), lastRefused: Int(try row.integer(9) ?? 0), lastError: try row.text(8))
     }
 
     /// What a write may change that webhooks report: its transactions, the subscriptions of

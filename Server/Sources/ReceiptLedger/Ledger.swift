@@ -173,6 +173,12 @@ public struct Ledger: Sendable {
         return try await store.claimReconcile(Self.reconcileName, by: worker, until: instant.addingTimeInterval(lease), at: instant)
     }
 
+    /// Extends `worker`'s lease by `lease` seconds from now; false when it was lost.
+    public func renewReconcile(by worker: String, lease: TimeInterval) async throws(LedgerError) -> Bool {
+        let instant = now()
+        return try await store.renewReconcile(Self.reconcileName, by: worker, until: instant.addingTimeInterval(lease), at: instant)
+    }
+
     /// Records a cycle's outcome and gives its lease up.
     public func finishReconcile(by worker: String, outcome: ReconcileOutcome) async throws(LedgerError) {
         try await store.finishReconcile(Self.reconcileName, by: worker, outcome: outcome, at: now())

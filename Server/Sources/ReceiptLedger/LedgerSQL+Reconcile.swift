@@ -1,19 +1,22 @@
 /// The reconciler's statements (`LedgerSchema` v6): one row per walk of Apple's history.
 extension LedgerSQL {
     static let insertReconcile = "INSERT INTO ledger_reconcile (name) VALUES (?) ON CONFLICT (name) DO NOTHING"
-    /// Takes the lease when nobody holds one, it ran out, or `worker` holds it already.
+    /// Takes the lease when nobody holds one or it ran out: one cycle at a time, also within one
+    /// server (a cycle asked for while the scheduled one runs is refused).
     static let claimReconcile = """
         UPDATE ledger_reconcile SET lease_holder = ?, lease_until_ms = ?, last_started_ms = ?
-        WHERE name = ? AND (lease_until_ms IS NULL OR lease_until_ms < ? OR lease_holder = ?)
+        WHERE name = ? AND (lease_until_ms IS NULL OR lease_until_ms < ?)
         """
+    /// Extends the lease of `worker`, who still holds it; no row when it was lost.
+    static let renewReconcile = "UPDATE ledger_reconcile SET lease_until_ms = ? WHERE name = ? AND lease_holder = ? AND lease_until_ms >= ?"
     static let finishReconcile = """
         UPDATE ledger_reconcile SET checkpoint_ms = COALESCE(?, checkpoint_ms), lease_holder = NULL, lease_until_ms = NULL,
-            last_finished_ms = ?, last_fetched = ?, last_applied = ?, last_repeats = ?, last_error = ?
+            last_finished_ms = ?, last_fetched = ?, last_applied = ?, last_repeats = ?, last_refused = ?, last_error = ?
         WHERE name = ? AND lease_holder = ?
         """
     static let reconcileState = """
         SELECT checkpoint_ms, lease_holder, lease_until_ms, last_started_ms, last_finished_ms, last_fetched, last_applied,
-            last_repeats, last_error FROM ledger_reconcile WHERE name = ?
+            last_repeats, last_error, last_refused FROM ledger_reconcile WHERE name = ?
         """
     static let notificationLogged = "SELECT 1 FROM ledger_notifications WHERE notification_uuid = ?"
     static let insertAPIBudget = "INSERT INTO ledger_api_budget (budget_key, departures) VALUES (?, '') ON CONFLICT (budget_key) DO NOTHING"

@@ -152,6 +152,7 @@ public enum LedgerSchema {
                 last_fetched BIGINT,
                 last_applied BIGINT,
                 last_repeats BIGINT,
+                last_refused BIGINT,
                 last_error TEXT
             )
             """,

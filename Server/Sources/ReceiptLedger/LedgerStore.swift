@@ -80,6 +80,9 @@ public protocol LedgerStore: Sendable {
     /// Takes the lease on the reconcile walk `name` for `worker` until `until`, and answers the
     /// state then; nil when another worker holds an unexpired lease.
     func claimReconcile(_ name: String, by worker: String, until: Date, at now: Date) async throws(LedgerError) -> ReconcileState?
+    /// Extends `worker`'s lease to `until`; false when it no longer holds it (it ran out and
+    /// another worker may have taken it).
+    func renewReconcile(_ name: String, by worker: String, until: Date, at now: Date) async throws(LedgerError) -> Bool
     /// Records a cycle's outcome and gives the lease up (only `worker`'s own lease).
     func finishReconcile(_ name: String, by worker: String, outcome: ReconcileOutcome, at now: Date) async throws(LedgerError)
     /// The walk's state; nil before its first cycle.

@@ -35,9 +35,9 @@ struct APIOptions: ParsableArguments {
     var noColor = false
 
     func validate() throws {
-        guard timeout > 0, maxWait > 0, maxAnswerBytes > 0 else {
-            throw ValidationError("--timeout, --max-wait and --max-answer-bytes take positive values.")
-        }
+        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout takes more than 0 and at most 3600 seconds.") }
+        guard maxWait > 0, maxWait <= 86_400 else { throw ValidationError("--max-wait takes more than 0 and at most 86400 seconds.") }
+        guard maxAnswerBytes > 0, maxAnswerBytes <= 1 << 30 else { throw ValidationError("--max-answer-bytes takes 1 to 1073741824.") }
         for url in [apiURL, sandboxAPIURL] {
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
                 throw ValidationError("--api-url and --sandbox-api-url take http(s) URLs, not '\(DisplayText.escape(url, limit: 200))'.")

@@ -7,13 +7,27 @@ import ReceiptReports
 /// What `receipt-dump api` prints of a call: each answer's members and each signed value's
 /// report (the same reports as receipt-dump's for tokens), or the error; and the exit status.
 enum APIOutput {
-    static func run(_ options: APIOptions, call: String, _ body: (AppStoreServerAPIClient) async throws(AppStoreAPIError) -> [AppStoreAnswer]) async throws {
+    static func run(_ options: APIOptions, call: String,
+                    _ body: @escaping @Sendable (AppStoreServerAPIClient) async throws(AppStoreAPIError) -> [AppStoreAnswer]) async throws {
         let client = try options.makeClient()
-        let outcome: Result<[AppStoreAnswer], AppStoreAPIError>
-        do throws(AppStoreAPIError) {
-            outcome = .success(try await body(client))
-        } catch {
-            outcome = .failure(error)
+        // --max-wait bounds the whole command, also one of several calls (test-notification).
+        let bound = options.maxWait
+        let host = URL(string: options.apiURL)?.host ?? options.apiURL
+        let outcome = await withTaskGroup(of: Result<[AppStoreAnswer], AppStoreAPIError>?.self) { group in
+            group.addTask {
+                do throws(AppStoreAPIError) {
+                    return .success(try await body(client))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(Int64(bound * 1000) + 100))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .failure(.noAnswer(host: host, reason: "the command ran past --max-wait (\(bound) s)"))
         }
         try? await client.shutdown()
         switch outcome {
@@ -29,7 +43,7 @@ enum APIOutput {
                 json.endObject()
                 print(json.finishString())
             }
-            FileHandle.standardError.write(Data("receipt-dump api \(call): \(error.description)\n".utf8))
+            FileHandle.standardError.write(Data("receipt-dump api \(DisplayText.escape(call, limit: 300)): \(error.description)\n".utf8))
             throw ExitCode(error.exitStatus)
         }
     }
@@ -62,14 +76,17 @@ enum APIOutput {
             var text = ""
             for (index, answer) in answers.enumerated() {
                 let page = answers.count > 1 ? " (page \(index + 1) of \(answers.count))" : ""
-                text += "\(call)\(page): answered by \(DisplayText.escape(answer.host, limit: 200)) (\(answer.environment.storeKitName ?? "\(answer.environment)"))\n"
+                text += "\(DisplayText.escape(call, limit: 300))\(page): answered by \(DisplayText.escape(answer.host, limit: 200)) (\(answer.environment.storeKitName ?? "\(answer.environment)"))\n"
                 for line in memberLines(answer.body, path: "") { text += "  " + line + "\n" }
                 if !answer.tokens.isEmpty {
-                    text += renderer.render(DumpResult.inspected(name: "\(call)\(page)", tokens: answer.tokens, by: verifier, statusTime: statusTime))
+                    text += renderer.render(DumpResult.inspected(name: call + page, tokens: answer.tokens,
+                                                                 by: verifier, statusTime: statusTime))
                 }
                 text += "\n"
             }
-            if answers.allSatisfy({ $0.tokens.isEmpty && $0.body == .object([]) }) { text += "\(call): done (Apple answered with no body)\n" }
+            if answers.allSatisfy({ $0.tokens.isEmpty && $0.body == .object([]) }) {
+                text += "\(DisplayText.escape(call, limit: 300)): done (Apple answered with no body)\n"
+            }
             return text
         }
     }
@@ -86,7 +103,13 @@ enum APIOutput {
         case .array(let elements):
             return elements.enumerated().flatMap { memberLines($0.element, path: "\(path)[\($0.offset)]") }
         case .string(let text): return ["\(DisplayText.escape(path, limit: 200)): \(DisplayText.escape(text, limit: 500))"]
-        case .number(let text): return ["\(DisplayText.escape(path, limit: 200)): \(text)"]
+        case .number(let text):
+            // Apple's instants are UNIX milliseconds: shown as RFC 3339 too.
+            if path.hasSuffix("Date"), let milliseconds = Int64(text), abs(milliseconds) < 1 << 50 {
+                let date = Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
+                return ["\(DisplayText.escape(path, limit: 200)): \(RFC3339.string(from: date)) (\(text))"]
+            }
+            return ["\(DisplayText.escape(path, limit: 200)): \(DisplayText.escape(text, limit: 100))"]
         case .bool(let flag): return ["\(DisplayText.escape(path, limit: 200)): \(flag)"]
         case .null: return ["\(DisplayText.escape(path, limit: 200)): null"]
         }

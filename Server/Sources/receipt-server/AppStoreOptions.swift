@@ -31,7 +31,7 @@ struct AppStoreOptions: ParsableArguments {
 
     @Option(name: .customLong("reconcile-interval"), help: ArgumentHelp("Walk Apple's notification history every SECONDS and apply what was missed (RECEIPT_SERVER_RECONCILE_INTERVAL).", valueName: "SECONDS"))
     var reconcileIntervalArgument: Double?
-    var reconcileInterval: Double? { reconcileIntervalArgument ?? ServerEnvironment.value("RECONCILE_INTERVAL").flatMap(Double.init) }
+    var reconcileInterval: Double? { reconcileIntervalArgument ?? ServerEnvironment.value("RECONCILE_INTERVAL").map { Double($0) ?? .nan } }
 
     @Option(name: .customLong("reconcile-since"), help: ArgumentHelp("Where the first cycle starts, RFC 3339 (24 hours back by default; Apple keeps 180 days) (RECEIPT_SERVER_RECONCILE_SINCE).", valueName: "T"))
     var reconcileSinceArgument: String?
@@ -61,7 +61,7 @@ struct AppStoreOptions: ParsableArguments {
         guard ledger else { throw ValidationError("--app-store-key-file needs --ledger: what is healed from Apple is kept there.") }
         guard bundleIDs.count == 1 else { throw ValidationError("--app-store-key-file needs exactly one --bundle-id: the app the key speaks for.") }
         if let reconcileInterval, !(reconcileInterval >= 1 && reconcileInterval <= 86_400) {
-            throw ValidationError("--reconcile-interval takes 1 to 86400 seconds.")
+            throw ValidationError("--reconcile-interval (RECEIPT_SERVER_RECONCILE_INTERVAL) takes 1 to 86400 seconds.")
         }
         let since = try reconcileSince.map { try RFC3339.instant($0, option: "--reconcile-since") }
         for url in [apiURL, sandboxAPIURL] {

@@ -95,6 +95,10 @@ struct AppStoreServerAPIClientTests {
             guard case .noAnswer(let host, let reason)? = error else { Issue.record("\(String(describing: error))"); return }
             #expect(host == "127.0.0.1" && reason.contains("HTTP 500") && error?.exitStatus == 3)
             #expect(simulator.requests.count == 6, "three more attempts: the first and two retries")
+
+            // Apple's retryable codes too: used up, that is no answer.
+            simulator.inject(.status(404, errorCode: 4040002), times: 10)
+            #expect(await apiError { _ = try await client.transactionInfo("1") }?.exitStatus == 3)
             try await client.shutdown()
         }
     }
@@ -131,6 +135,28 @@ struct AppStoreServerAPIClientTests {
             #expect(error?.exitStatus == 3 && Date().timeIntervalSince(started) < 1, "\(String(describing: error))")
             try await client.shutdown()
             try await impatient.shutdown()
+        }
+    }
+
+    /// Requests already waiting for their turn in the budget when the 429 comes back wait for
+    /// Retry-After too; a Retry-After in the past is a backoff, not a free pass.
+    @Test func retryAfterHoldsRequestsAlreadyQueued() async throws {
+        try await withSimulator({ addSubscription(to: $0, in: .production) }) { simulator, makeClient in
+            let client = try makeClient(ClientSettings(budgets: [.transactionInfo: RequestRate(requests: 1, interval: 0.6)]))
+            simulator.inject(.rateLimit(after: 2), endpoint: .transactionInfo)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<3 { group.addTask { _ = try await client.transactionInfo("1") } }
+                try await group.waitForAll()
+            }
+            let requests = simulator.requests
+            let limited = try #require(requests.first { $0.status == 429 })
+            let later = requests.filter { $0.instant > limited.instant }
+            #expect(later.count == 3 && later.allSatisfy { $0.instant >= limited.instant.addingTimeInterval(2 - 0.05) },
+                    "\(later.map { $0.instant.timeIntervalSince(limited.instant) })")
+
+            simulator.inject(.rateLimit(after: -60), endpoint: .transactionInfo)
+            #expect(try await client.transactionInfo("1").transactions.count == 1)
+            try await client.shutdown()
         }
     }
 
@@ -183,6 +209,12 @@ struct AppStoreServerAPIClientTests {
             let oversized = await apiError { _ = try await client.transactionInfo("1") }
             guard case .unreadable(_, let reason)? = oversized else { Issue.record("\(String(describing: oversized))"); return }
             #expect(reason.contains("over the cap of 4096") && oversized?.exitStatus == 2)
+
+            // Without a declared length, the body is read up to the cap and no further.
+            simulator.inject(.oversizedStream(bytes: 200_000))
+            let streamed = await apiError { _ = try await client.transactionInfo("1") }
+            guard case .unreadable(_, let streamReason)? = streamed else { Issue.record("\(String(describing: streamed))"); return }
+            #expect(streamReason.contains("the answer is over the cap of 4096 bytes"), "\(streamReason)")
 
             simulator.inject(.notJSON)
             #expect(await apiError { _ = try await client.transactionInfo("1") }?.exitStatus == 2)

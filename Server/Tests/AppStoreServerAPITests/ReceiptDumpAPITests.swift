@@ -78,7 +78,8 @@ struct ReceiptDumpAPITests {
         try await Self.withLiveSimulator { simulator, port in
             let order = try await Self.run(simulator, port: port, ["order", "MORDER1"])
             #expect(order.status == 0, "\(order.errors)")
-            #expect(order.output.contains("status: 0") && order.output.contains("1") && order.output.contains("VERIFIED"), "\(order.output)")
+            #expect(order.output.contains("status: 0") && order.output.contains("transactionId:              \"1\"")
+                    && order.output.contains("VERIFIED"), "\(order.output)")
 
             let history = try await Self.run(simulator, port: port, ["history", "1", "--format", "json"])
             #expect(history.status == 0, "\(history.errors)")
@@ -102,6 +103,7 @@ struct ReceiptDumpAPITests {
             let app = try await Self.run(simulator, port: port, ["app-transaction", "1"])
             #expect(app.status == 0, "\(app.errors)")
             #expect(try await Self.run(simulator, port: port, ["refunds", "1"]).status == 0)
+            #expect(extended.output.contains("effectiveDate: 20"), "instants as RFC 3339: \(extended.output)")
             #expect(try await Self.run(simulator, port: port, ["transaction", "2"]).status == 0)
         }
     }
@@ -141,12 +143,23 @@ struct ReceiptDumpAPITests {
             let repeating = try await Self.run(simulator, port: port, ["history", "1", "--format", "json"])
             #expect(repeating.status == 2 && repeating.output.contains("\"status\" : 2"), "\(repeating.output)")
 
+            let usage = try await Self.run(simulator, port: port, ["extend", "1", "--days", "91", "--reason", "1"])
+            #expect(usage.status == 64)
+            #expect(try await Self.run(simulator, port: port, ["transaction", "1", "--timeout", "1e300"]).status == 64)
+
+            // Apple holding the endpoint past --max-wait: no answer.
+            simulator.inject(.rateLimit(after: 30))
+            let limited = try await Self.run(simulator, port: port, ["transaction", "1", "--max-wait", "1"])
+            #expect(limited.status == 3 && limited.errors.contains("429"), "\(limited.errors)")
+
+            // An id pasted with terminal controls is shown as text.
+            let hostile = try await Self.run(simulator, port: port, ["transaction", "1\u{1B}]0;owned\u{07}"])
+            #expect(hostile.status == 1 && !hostile.errors.utf8.contains(0x1B) && !hostile.errors.utf8.contains(0x07), "\(hostile.errors)")
+
+            // Last: a server that never answers (what is left of these faults hangs the simulator's teardown only).
             simulator.inject(.hang(seconds: 8), times: 3)
             let silent = try await Self.run(simulator, port: port, ["transaction", "1", "--timeout", "0.5", "--max-wait", "1.2"])
             #expect(silent.status == 3 && silent.errors.contains("no answer from 127.0.0.1") && silent.seconds < 5, "\(silent.status) \(silent.errors) \(silent.seconds)")
-
-            let usage = try await Self.run(simulator, port: port, ["extend", "1", "--days", "91", "--reason", "1"])
-            #expect(usage.status == 64)
         }
     }
 }

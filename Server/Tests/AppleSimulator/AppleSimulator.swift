@@ -23,8 +23,10 @@ public final class AppleSimulator: @unchecked Sendable {
         case status(Int, errorCode: Int?, message: String = "Simulated error.")
         /// No answer for this many seconds (the connection stays open).
         case hang(seconds: Double)
-        /// A 200 answer of this many bytes.
+        /// A 200 answer of this many bytes, its length declared.
         case oversized(bytes: Int)
+        /// A 200 answer of this many bytes, streamed in chunks without a declared length.
+        case oversizedStream(bytes: Int)
         /// A 200 answer that is not JSON.
         case notJSON
         /// Paged answers say `hasMore` with the same page token every time.
@@ -164,6 +166,13 @@ public final class AppleSimulator: @unchecked Sendable {
                 return Self.response(503, [])
             case .oversized(let bytes):
                 return Self.response(200, Array("{\"padding\":\"".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: bytes) + Array("\"}".utf8))
+            case .oversizedStream(let bytes):
+                let chunk = ByteBuffer(repeating: UInt8(ascii: " "), count: 1024)
+                let body = ResponseBody { writer in
+                    for _ in 0..<(bytes / 1024) { try await writer.write(chunk) }
+                    try await writer.finish(nil)
+                }
+                return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
             case .notJSON:
                 return Self.response(200, Array("<html>Service Unavailable</html>".utf8))
             case .repeatingPage: repeating = true

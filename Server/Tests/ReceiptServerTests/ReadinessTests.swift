@@ -38,6 +38,7 @@ import Testing
         func claimReconcile(_ name: String, by worker: String, until: Date, at now: Date) async throws(LedgerError) -> ReconcileState? { try await fail() }
         func finishReconcile(_ name: String, by worker: String, outcome: ReconcileOutcome, at now: Date) async throws(LedgerError) { try await fail() }
         func reconcileState(_ name: String) async throws(LedgerError) -> ReconcileState? { try await fail() }
+        func renewReconcile(_ name: String, by worker: String, until: Date, at now: Date) async throws(LedgerError) -> Bool { try await fail() }
         func isNotificationLogged(_ uuid: String) async throws(LedgerError) -> Bool { try await fail() }
         func appAccountToken(of user: String) async throws(LedgerError) -> String? { try await fail() }
         func updateAPIBudget(_ key: String, _ update: @escaping @Sendable (APIBudget) -> (APIBudget, Date?)) async throws(LedgerError) -> Date? { try await fail() }

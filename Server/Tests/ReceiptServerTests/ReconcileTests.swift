@@ -142,6 +142,32 @@ struct ReconcileTests {
         }
     }
 
+    /// A cycle asked for while another runs is refused; a cycle that fails leaves the checkpoint
+    /// where it was and says why.
+    @Test func aFailedOrConcurrentCycleMovesNothing() async throws {
+        let simulator = try AppleSimulator()
+        let notifications = Self.notifications(simulator)
+        for (index, notification) in notifications.enumerated() {
+            simulator.add(notification: notification, signedDate: AppleSimulator.signedDate.addingTimeInterval(Double(index + 1) * 60),
+                          failed: false, in: .production)
+        }
+        try await simulator.application.test(.live) { apple in
+            let port = try #require(apple.port)
+            try await Self.withServer(simulator, port: port) { client in
+                simulator.inject(.status(400, errorCode: 4000014, message: "Invalid pagination token."), endpoint: .notificationHistory)
+                let failed = try await LedgerFixtures.send(client, .post, "/v1/reconcile")
+                #expect(failed.status == 502 && (failed.json["error"] as? [String: Any])?["code"] as? String == "appStoreUnavailable")
+                let state = try await LedgerFixtures.send(client, .get, "/v1/reconcile")
+                #expect(state.json["checkpoint"] is NSNull, "\(state.json)")
+                let last = try #require(state.json["last"] as? [String: Any])
+                #expect((last["error"] as? String)?.contains("4000014") == true && last["applied"] as? Int == 0)
+
+                let healed = try await LedgerFixtures.send(client, .post, "/v1/reconcile")
+                #expect(healed.status == 200 && healed.json["applied"] as? Int == 6, "\(healed.json)")
+            }
+        }
+    }
+
     /// With --set-app-account-tokens, a credit of a subscription bought without an appAccountToken
     /// sets the user's bound token on its original transaction at Apple.
     @Test func aCreditSetsTheUsersTokenAtApple() async throws {

@@ -5,10 +5,14 @@ import ReceiptLedger
 /// The App Store Server API's request budgets kept in the ledger, so that every server on one
 /// ledger stays within Apple's limits together: each reservation is one transaction on the
 /// budget's row, under its lock.
-struct LedgerRequestBudget: AppStoreRequestBudget {
-    let ledger: Ledger
+public struct LedgerRequestBudget: AppStoreRequestBudget {
+    public let ledger: Ledger
 
-    func reserve(_ key: String, rate: RequestRate, now: Date, latest: Date) async throws -> Date? {
+    public init(ledger: Ledger) {
+        self.ledger = ledger
+    }
+
+    public func reserve(_ key: String, rate: RequestRate, now: Date, latest: Date) async throws -> Date? {
         try await ledger.updateAPIBudget(key) { budget in
             let departure = RequestBudgetRule.departure(sent: budget.departures, blockedUntil: budget.blockedUntil, rate: rate, now: now)
             guard departure <= latest else { return (budget, nil) }
@@ -17,11 +21,11 @@ struct LedgerRequestBudget: AppStoreRequestBudget {
         }
     }
 
-    func blocked(_ key: String, at now: Date) async throws -> Date? {
+    public func blocked(_ key: String, at now: Date) async throws -> Date? {
         try await ledger.updateAPIBudget(key) { budget in (budget, budget.blockedUntil.flatMap { $0 > now ? $0 : nil }) }
     }
 
-    func block(_ key: String, until instant: Date) async throws {
+    public func block(_ key: String, until instant: Date) async throws {
         _ = try await ledger.updateAPIBudget(key) { budget in
             (APIBudget(departures: budget.departures, blockedUntil: max(budget.blockedUntil ?? instant, instant)), nil)
         }

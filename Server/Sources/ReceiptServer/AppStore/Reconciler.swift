@@ -19,13 +19,17 @@ public final class Reconciler: Service, Sendable {
         public var fetched: Int
         public var applied: Int
         public var repeats: Int
+        /// Notifications the server refused (not verified, another app): logged, never applied.
+        public var refused: Int
         public var checkpoint: Date
     }
 
     /// Why a cycle or a fetch did not happen.
     enum Failure: Error {
-        /// Another server runs a cycle now.
+        /// Another cycle runs now, on this server or another.
         case running(holder: String?)
+        /// The cycle's lease ran out before it was done (another server may have taken over).
+        case leaseLost
         case apple(AppStoreAPIError)
         case ledger(LedgerError)
     }
@@ -151,7 +155,7 @@ public final class Reconciler: Service, Sendable {
         let end = ledger.now()
         let start = max(state.checkpoint.map { $0.addingTimeInterval(-Self.overlap) } ?? since ?? end.addingTimeInterval(-86_400),
                         end.addingTimeInterval(-Self.historyDepth))
-        var fetched = 0, applied = 0, repeats = 0
+        var fetched = 0, applied = 0, repeats = 0, refused = 0
         do {
             let request = NotificationHistoryRequest(startDate: start, endDate: end)
             var token: String?
@@ -162,40 +166,52 @@ public final class Reconciler: Service, Sendable {
                     for item in items {
                         guard case .string(let signedPayload)? = item["signedPayload"] else { continue }
                         fetched += 1
-                        if try await apply(signedPayload) { applied += 1 } else { repeats += 1 }
+                        switch try await apply(signedPayload) {
+                        case .applied: applied += 1
+                        case .repeated: repeats += 1
+                        case .refused: refused += 1
+                        }
                     }
                 }
                 token = page.bool("hasMore") == true ? page.string("paginationToken") : nil
                 if let token, !seen.insert(token).inserted {
                     throw AppStoreAPIError.unreadable(host: page.host, reason: "the paginationToken \(token) repeats: the walk stops")
                 }
+                // A long walk keeps its lease; one that lost it stops, its checkpoint unmoved.
+                guard try await ledger.renewReconcile(by: worker, lease: Self.lease) else { throw Failure.leaseLost }
             } while token != nil
-            let outcome = ReconcileOutcome(fetched: fetched, applied: applied, repeats: repeats, checkpoint: end, error: nil)
+            let outcome = ReconcileOutcome(fetched: fetched, applied: applied, repeats: repeats, refused: refused, checkpoint: end, error: nil)
             try await ledger.finishReconcile(by: worker, outcome: outcome)
-            return Cycle(fetched: fetched, applied: applied, repeats: repeats, checkpoint: end)
+            return Cycle(fetched: fetched, applied: applied, repeats: repeats, refused: refused, checkpoint: end)
         } catch {
-            let failure: Failure = (error as? AppStoreAPIError).map(Failure.apple) ?? .ledger(error as? LedgerError ?? .storageUnavailable("\(error)"))
+            let failure: Failure = (error as? Failure) ?? (error as? AppStoreAPIError).map(Failure.apple)
+                ?? .ledger(error as? LedgerError ?? .storageUnavailable("\(error)"))
             try? await ledger.finishReconcile(by: worker, outcome: ReconcileOutcome(fetched: fetched, applied: applied, repeats: repeats,
-                                                                                    checkpoint: nil, error: Self.describe(failure)))
+                                                                                    refused: refused, checkpoint: nil, error: Self.describe(failure)))
             throw failure
         }
     }
 
-    /// Applies one notification as `POST /v2/notifications` would; false when the log holds it
-    /// already (a repeat) or the server refuses it.
-    private func apply(_ signedPayload: String) async throws -> Bool {
+    enum Applied { case applied, repeated, refused }
+
+    /// Applies one notification as `POST /v2/notifications` would, unless the log holds it
+    /// already (a repeat). One the server refuses (not verified under its trust, another app) is
+    /// logged and counted, never applied: the checkpoint still moves past it, since no later
+    /// cycle could apply it either.
+    private func apply(_ signedPayload: String) async throws -> Applied {
         var json = JSONWriter()
         json.beginObject()
         json.key("signedPayload"); json.string(signedPayload)
         json.endObject()
         let outcome = service.verifyNotification(body: json.finish())
         guard outcome.refusal == nil, let notification = outcome.notification else {
-            logger.warning("reconcile: a notification from Apple's history is refused", metadata: ["reason": "\(outcome.refusal!.reason)"])
-            return false
+            logger.warning("reconcile: a notification from Apple's history is refused",
+                           metadata: ["reason": "\(outcome.refusal?.reason ?? "not a notification")"])
+            return .refused
         }
-        if let uuid = notification.notificationUUID, try await ledger.isNotificationLogged(uuid) { return false }
+        if let uuid = notification.notificationUUID, try await ledger.isNotificationLogged(uuid) { return .repeated }
         try await ledger.record(notification: outcome)
-        return true
+        return .applied
     }
 
     /// Fetches a customer's whole transaction history and records every transaction in it as
@@ -218,7 +234,8 @@ public final class Reconciler: Service, Sendable {
 
     static func describe(_ failure: Failure) -> String {
         switch failure {
-        case .running(let holder): "a cycle is running on \(holder ?? "another server")"
+        case .running(let holder): "a cycle is running (\(holder ?? "another server"))"
+        case .leaseLost: "the cycle ran past its lease and stopped; the next cycle starts from the same checkpoint"
         case .apple(let error): error.description
         case .ledger(let error): error.description
         }

@@ -5,7 +5,7 @@ import ReceiptLedger
 import ReceiptParser
 
 /// Healing from Apple, with a ledger (its Bearer token):
-/// - `POST /v1/reconcile`: a reconcile cycle now → `{"fetched","applied","repeats","checkpoint"}`.
+/// - `POST /v1/reconcile`: a reconcile cycle now → `{"applied","checkpoint","fetched","refused","repeats"}`.
 /// - `GET /v1/reconcile`: the last cycle, the checkpoint, and when the next starts.
 /// - `POST /v1/reconcile/transactions/{transactionId}`: the customer's history from Apple, every
 ///   transaction recorded as seen (what support runs when a customer says they paid).
@@ -27,6 +27,7 @@ struct ReconcileRoutes {
                 json.key("applied"); json.number(cycle.applied)
                 json.key("checkpoint"); json.date(cycle.checkpoint)
                 json.key("fetched"); json.number(cycle.fetched)
+                json.key("refused"); json.number(cycle.refused)
                 json.key("repeats"); json.number(cycle.repeats)
                 json.endObject()
             }
@@ -51,6 +52,7 @@ struct ReconcileRoutes {
                     json.key("error"); if let error = state.lastError { json.string(error) } else { json.null() }
                     json.key("fetched"); json.number(state.lastFetched)
                     json.key("finished"); if let finished = state.lastFinished, finished >= started { json.date(finished) } else { json.null() }
+                    json.key("refused"); json.number(state.lastRefused)
                     json.key("repeats"); json.number(state.lastRepeats)
                     json.key("started"); json.date(started)
                     json.endObject()
@@ -93,6 +95,7 @@ extension Reconciler.Failure {
     var refusal: Refusal {
         switch self {
         case .running: Refusal(.conflict, code: "reconcileRunning", reason: Reconciler.describe(self))
+        case .leaseLost: Refusal(.conflict, code: "reconcileLeaseLost", reason: Reconciler.describe(self))
         case .apple(let error): Refusal(.badGateway, code: "appStoreUnavailable", reason: error.description)
         case .ledger(let error): Refusal(error)
         }
