@@ -46,13 +46,13 @@ public struct RequestRate: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        interval == 1 ? "\(requests)/s" : "\(requests) per \(interval.formatted()) s"
+        interval == 1 ? "\(requests)/s" : "\(requests) per \(interval.secondsText) s"
     }
 }
 
 extension Double {
     /// Seconds as people write them: no trailing zeros.
-    func formatted() -> String {
+    var secondsText: String {
         self == rounded() ? String(Int64(self)) : String(self)
     }
 }

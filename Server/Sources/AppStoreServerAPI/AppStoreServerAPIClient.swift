@@ -134,7 +134,7 @@ public final class AppStoreServerAPIClient: Sendable {
                     // ahead holds the endpoint at most an hour (Apple's limits are hourly), so that no
                     // answer can block every server on a shared budget for longer.
                     let now = clock.now()
-                    if case .retryAfter(let instant)? = outcome.retryAfter, instant > now {
+                    if let instant = outcome.retryAfter, instant > now {
                         let bounded = min(instant, now.addingTimeInterval(Self.longestRetryAfter))
                         try await budgetCall(host) { try await self.budget.block(key, until: bounded) }
                         retryAt = bounded
@@ -159,7 +159,7 @@ public final class AppStoreServerAPIClient: Sendable {
             retries += 1
             let pause = retryAt ?? clock.now().addingTimeInterval(Self.backoff(retry: retries, first: configuration.backoff))
             guard pause <= waitEnd else {
-                throw .noAnswer(host: host, reason: "\(lastFailure); asking again at \(RFC3339.string(from: pause)) would pass the call's wait bound (\(configuration.maxWait.formatted()) s)")
+                throw .noAnswer(host: host, reason: "\(lastFailure); asking again at \(RFC3339.string(from: pause)) would pass the call's wait bound (\(configuration.maxWait.secondsText) s)")
             }
             do { try await clock.sleep(until: pause) } catch { throw .noAnswer(host: host, reason: "cancelled") }
         }
@@ -172,7 +172,7 @@ public final class AppStoreServerAPIClient: Sendable {
             let reserved = try await budgetCall(host) { try await self.budget.reserve(key, rate: rate, now: self.clock.now(), latest: waitEnd) }
             guard let departure = reserved else {
                 throw .noAnswer(host: host, reason: (lastFailure.isEmpty ? "" : lastFailure + "; ")
-                    + "the request budget (\(rate)) or Apple's Retry-After would hold the request past the call's wait bound (\(configuration.maxWait.formatted()) s)")
+                    + "the request budget (\(rate)) or Apple's Retry-After would hold the request past the call's wait bound (\(configuration.maxWait.secondsText) s)")
             }
             do { try await clock.sleep(until: departure) } catch { throw .noAnswer(host: host, reason: "cancelled") }
             // A 429 that arrived while this one waited holds it too.
@@ -191,17 +191,15 @@ public final class AppStoreServerAPIClient: Sendable {
 
     /// What one attempt gave.
     enum Attempt: Sendable {
-        case answer(status: Int, bytes: [UInt8], retryAfter: RetryAfter? = nil)
+        case answer(status: Int, bytes: [UInt8], retryAfter: Date? = nil)
         case failed(String)
         case unreadable(String)
 
-        var retryAfter: RetryAfter? {
+        var retryAfter: Date? {
             if case .answer(_, _, let retryAfter) = self { return retryAfter }
             return nil
         }
     }
-
-    enum RetryAfter: Sendable { case retryAfter(Date) }
 
     /// One HTTP exchange, bounded by the request deadline and the call's wait bound, head and
     /// body alike; the body is read up to the cap.
@@ -239,7 +237,7 @@ public final class AppStoreServerAPIClient: Sendable {
                     let retryAfter = response.headers.first(name: "Retry-After").flatMap(Self.retryAfter)
                     return .answer(status: Int(response.status.code), bytes: Array(buffer: body), retryAfter: retryAfter)
                 } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
-                    return .failed("no answer within \(seconds.formatted()) s")
+                    return .failed("no answer within \(seconds.secondsText) s")
                 } catch {
                     return .failed(Self.describe(error))
                 }
@@ -250,7 +248,7 @@ public final class AppStoreServerAPIClient: Sendable {
             }
             let first = await group.next() ?? nil
             group.cancelAll()
-            return first ?? .failed("no answer within \(seconds.formatted()) s")
+            return first ?? .failed("no answer within \(seconds.secondsText) s")
         }
     }
 
@@ -260,9 +258,9 @@ public final class AppStoreServerAPIClient: Sendable {
     static let longestRetryAfter: TimeInterval = 3600
 
     /// Retry-After in UNIX milliseconds (Apple's form); nil for anything else.
-    static func retryAfter(_ text: String) -> RetryAfter? {
+    static func retryAfter(_ text: String) -> Date? {
         guard let milliseconds = Int64(text.filter { $0 != " " }), milliseconds > 0 else { return nil }
-        return .retryAfter(Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000))
+        return Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
     }
 
     /// `{"errorCode": N, "errorMessage": "…"}`, when the body is that.

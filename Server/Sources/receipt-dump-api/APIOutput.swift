@@ -32,7 +32,8 @@ enum APIOutput {
         try? await client.shutdown()
         switch outcome {
         case .success(let answers):
-            print(render(answers, call: call, options: options, statusTime: options.trust.instant ?? Date()), terminator: "")
+            print(render(answers, call: call, options: options, verifier: client.configuration.trust,
+                         statusTime: options.trust.instant ?? Date()), terminator: "")
         case .failure(let error):
             if options.format == .json {
                 var json = JSONWriter(layout: .indented)
@@ -48,8 +49,9 @@ enum APIOutput {
         }
     }
 
-    static func render(_ answers: [AppStoreAnswer], call: String, options: APIOptions, statusTime: Date) -> String {
-        let verifier = (try? options.trust.makeSignedDataVerifier()) ?? SignedDataVerifier()
+    /// - Parameter verifier: the client's trust, for the instant certificates were judged at.
+    static func render(_ answers: [AppStoreAnswer], call: String, options: APIOptions, verifier: SignedDataVerifier,
+                       statusTime: Date) -> String {
         switch options.format {
         case .json:
             var json = JSONWriter(layout: .indented)

@@ -7,63 +7,11 @@ import Testing
 /// output, and the exit status of each failure class within its deadline.
 @Suite(.timeLimit(.minutes(3)))
 struct ReceiptDumpAPITests {
-    /// `swift test` builds every product into the folder that holds the test bundle.
-    static let binary: URL? = {
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("receipt-dump-api") }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    typealias Run = AppleSimulator.ReceiptDumpAPIRun
 
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("TestReceipts/pki/jws-root.der").path
-
-    struct Run: Sendable {
-        let status: Int32
-        let output: String
-        let errors: String
-        let seconds: Double
-    }
-
-    /// Runs the program on a thread of its own, so the simulator in this process keeps answering.
     static func run(_ simulator: AppleSimulator, port: Int, _ arguments: [String], credentials: Bool = true,
                     environment: [String: String] = [:]) async throws -> Run {
-        let binary = try #require(binary, "receipt-dump-api not found beside the test bundle")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let keyFile = folder.appendingPathComponent("AuthKey.p8")
-        try Data(simulator.privateKeyPEM.utf8).write(to: keyFile)
-        var all = arguments + ["--root", root, "--api-url", "http://127.0.0.1:\(port)/production",
-                               "--sandbox-api-url", "http://127.0.0.1:\(port)/sandbox"]
-        if credentials {
-            all += ["--key-file", keyFile.path, "--key-id", simulator.keyID, "--issuer-id", simulator.issuerID, "--bundle-id", simulator.bundleID]
-        }
-        var processEnvironment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("APP_STORE_") }
-        processEnvironment.merge(environment.mapValues { $0 == "KEYFILE" ? keyFile.path : $0 }) { $1 }
-        let arguments = all, variables = processEnvironment
-        let outputFile = folder.appendingPathComponent("stdout"), errorFile = folder.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        let started = Date()
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                do {
-                    let process = Process()
-                    process.executableURL = binary
-                    process.arguments = arguments
-                    process.environment = variables
-                    process.standardOutput = try FileHandle(forWritingTo: outputFile)
-                    process.standardError = try FileHandle(forWritingTo: errorFile)
-                    try process.run()
-                    process.waitUntilExit()
-                    continuation.resume(returning: process.terminationStatus)
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }.start()
-        }
-        return Run(status: status, output: try String(contentsOf: outputFile, encoding: .utf8),
-                   errors: try String(contentsOf: errorFile, encoding: .utf8), seconds: Date().timeIntervalSince(started))
+        try await simulator.runReceiptDumpAPI(arguments, port: port, credentials: credentials, environment: environment)
     }
 
     static func withLiveSimulator(_ body: @Sendable (AppleSimulator, Int) async throws -> Void) async throws {

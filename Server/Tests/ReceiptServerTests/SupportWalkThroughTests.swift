@@ -13,47 +13,13 @@ import Testing
 /// → credited to the customer. With RECEIPT_WALKTHROUGH=FILE the commands and their answers are
 /// written there, for the README.
 struct SupportWalkThroughTests {
-    static let binary: URL? = {
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        return [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("receipt-dump-api") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
-    /// Runs receipt-dump-api on a thread of its own (the simulator answers in this process).
-    static func api(_ arguments: [String], simulator: AppleSimulator, port: Int, keyFile: String) async throws -> (status: Int32, output: String) {
-        let binary = try #require(binary, "receipt-dump-api not found beside the test bundle")
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        var variables = ProcessInfo.processInfo.environment
-        variables.merge(["APP_STORE_KEY_FILE": keyFile, "APP_STORE_KEY_ID": simulator.keyID, "APP_STORE_ISSUER_ID": simulator.issuerID,
-                           "APP_STORE_BUNDLE_ID": simulator.bundleID, "NO_COLOR": "1"]) { $1 }
-        let environment = variables
-        let all = arguments + ["--api-url", "http://127.0.0.1:\(port)/production", "--sandbox-api-url", "http://127.0.0.1:\(port)/sandbox",
-                               "--root", ReceiptDumpRoot.path]
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                do {
-                    let process = Process()
-                    process.executableURL = binary
-                    process.arguments = all
-                    process.environment = environment
-                    process.standardOutput = try FileHandle(forWritingTo: output)
-                    process.standardError = FileHandle.nullDevice
-                    try process.run()
-                    process.waitUntilExit()
-                    continuation.resume(returning: process.terminationStatus)
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }.start()
-        }
-        return (status, try String(contentsOf: output, encoding: .utf8))
-    }
-
-    enum ReceiptDumpRoot {
-        static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("TestReceipts/pki/jws-root.der").path
+    /// receipt-dump-api with the key in APP_STORE_* variables, as support staff set them.
+    static func api(_ arguments: [String], simulator: AppleSimulator, port: Int) async throws -> (status: Int32, output: String) {
+        let run = try await simulator.runReceiptDumpAPI(arguments, port: port, credentials: false, environment: [
+            "APP_STORE_KEY_FILE": "KEYFILE", "APP_STORE_KEY_ID": simulator.keyID, "APP_STORE_ISSUER_ID": simulator.issuerID,
+            "APP_STORE_BUNDLE_ID": simulator.bundleID, "NO_COLOR": "1",
+        ])
+        return (run.status, run.output)
     }
 
     @Test func anOrderIdBecomesACredit() async throws {
@@ -63,13 +29,11 @@ struct SupportWalkThroughTests {
                                                 purchased: purchased, expires: purchased.addingTimeInterval(30 * 86_400))
         simulator.add(transaction: transaction, in: .production, orderId: "MQ7X2R9ZK1")
         let transcript = Transcript()
-        try await withTemporaryDirectory("walkthrough") { directory in
-            let keyFile = directory.appendingPathComponent("AuthKey_SIMKEY1234.p8")
-            try Data(simulator.privateKeyPEM.utf8).write(to: keyFile)
+        do {
             try await simulator.application.test(.live) { apple in
                 let port = try #require(apple.port)
                 // 1. The customer's Apple email names the order: what did it buy?
-                let order = try await Self.api(["order", "MQ7X2R9ZK1"], simulator: simulator, port: port, keyFile: keyFile.path)
+                let order = try await Self.api(["order", "MQ7X2R9ZK1"], simulator: simulator, port: port)
                 #expect(order.status == 0 && order.output.contains("transactionId:              \"2000000000000501\""), "\(order.output)")
                 transcript.text += "$ receipt-dump api order MQ7X2R9ZK1\n" + order.output
 
@@ -80,8 +44,7 @@ struct SupportWalkThroughTests {
                     transcript.text += "$ curl -s -X POST -H \"$auth\" localhost:8080/v1/reconcile/transactions/2000000000000501\n"
                     transcript.text += try Self.compact(recorded.json) + "\n"
                     // 3. Credited to the customer, with the signed transaction Apple answered.
-                    let info = try await Self.api(["transaction", "2000000000000501", "--format", "json"], simulator: simulator, port: port,
-                                                  keyFile: keyFile.path)
+                    let info = try await Self.api(["transaction", "2000000000000501", "--format", "json"], simulator: simulator, port: port)
                     let answer = try #require(try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any])
                     let body = try #require((answer["answers"] as? [[String: Any]])?.first?["body"] as? [String: Any])
                     let token = try #require(body["signedTransactionInfo"] as? String)
