@@ -6,7 +6,8 @@ import ReceiptParser
 /// included); ``tokens`` are its signed members, each inspected under the configured trust and
 /// the expectations of the environment that answered, named by its path in the body
 /// (`data[0].lastTransactions[1].signedRenewalInfo`). A client returns an answer only when
-/// every token in it verified and passed the expectations.
+/// every token in it verified and passed the expectations; each call reads it as one of Apple's
+/// response models (``AppStoreResponse``).
 public struct AppStoreAnswer: Sendable {
     /// The environment whose host answered.
     public let environment: Environment
@@ -17,43 +18,12 @@ public struct AppStoreAnswer: Sendable {
     /// The signed members, in the body's order.
     public let tokens: [SignedDataInspection]
 
-    /// The verified transactions, in the body's order (`signedTransactionInfo`, each of
-    /// `signedTransactions`, those of subscription statuses).
-    public var transactions: [SignedTransaction] {
-        tokens.compactMap { if case .transaction(let value)? = $0.decoded { value } else { nil } }
-    }
+    /// The signed members by path, for the response models.
+    private let tokensByPath: [String: Int]
 
-    /// The verified renewal infos.
-    public var renewalInfos: [SignedRenewalInfo] {
-        tokens.compactMap { if case .renewalInfo(let value)? = $0.decoded { value } else { nil } }
-    }
-
-    /// The verified notifications (Get Notification History, Get Test Notification Status).
-    public var notifications: [ServerNotification] {
-        tokens.compactMap { if case .notification(let value)? = $0.decoded { value } else { nil } }
-    }
-
-    /// The verified app transaction, when the answer holds one.
-    public var appTransaction: SignedAppTransaction? {
-        tokens.lazy.compactMap { if case .appTransaction(let value)? = $0.decoded { value } else { nil } }.first
-    }
-
-    /// A string member of the body (`revision`, `paginationToken`, `testNotificationToken`).
-    public func string(_ name: String) -> String? {
-        if case .string(let value)? = body[name] { return value }
-        return nil
-    }
-
-    /// A boolean member of the body (`hasMore`, `complete`, `success`).
-    public func bool(_ name: String) -> Bool? {
-        if case .bool(let value)? = body[name] { return value }
-        return nil
-    }
-
-    /// A whole-number member of the body (`status`, `succeededCount`, `effectiveDate`).
-    public func integer(_ name: String) -> Int64? {
-        if case .number(let text)? = body[name] { return Int64(text) }
-        return nil
+    /// The inspection of the token at `member` (`data[0].lastTransactions[1].signedRenewalInfo`).
+    public func token(at member: String) -> SignedDataInspection? {
+        tokensByPath[member].map { tokens[$0] }
     }
 }
 
@@ -87,6 +57,7 @@ extension AppStoreAnswer {
         self.host = host
         self.body = body
         self.tokens = tokens
+        tokensByPath = Dictionary(tokens.indices.map { (tokens[$0].member ?? "", $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     private static func collect(_ value: StrictJSON.Value, path: String, into tokens: inout [SignedDataInspection],

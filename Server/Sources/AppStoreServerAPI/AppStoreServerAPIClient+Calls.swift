@@ -10,14 +10,14 @@ import ReceiptParser
 /// ``AppStoreAPIError/unreadable(host:reason:)`` when a revision or page token repeats.
 extension AppStoreServerAPIClient {
     /// Get Transaction Info: one transaction, `signedTransactionInfo`.
-    public func transactionInfo(_ transactionId: String) async throws(AppStoreAPIError) -> AppStoreAnswer {
-        try await send(Request(endpoint: .transactionInfo, method: .GET, path: "/inApps/v1/transactions/\(Self.escape(transactionId))"))
+    public func transactionInfo(_ transactionId: String) async throws(AppStoreAPIError) -> TransactionInfoResponse {
+        try await call(Request(endpoint: .transactionInfo, method: .GET, path: "/inApps/v1/transactions/\(Self.escape(transactionId))"))
     }
 
     /// Get Transaction History (v2): every page of the customer's transactions.
     public func transactionHistory(_ transactionId: String, query: TransactionHistoryQuery = TransactionHistoryQuery())
-        async throws(AppStoreAPIError) -> [AppStoreAnswer] {
-        try await pages(marker: "revision") { revision in
+        async throws(AppStoreAPIError) -> [HistoryResponse] {
+        try await pages { revision in
             Request(endpoint: .transactionHistory, method: .GET, path: "/inApps/v2/history/\(Self.escape(transactionId))",
                     query: query.parameters + (revision.map { [("revision", $0)] } ?? []))
         }
@@ -25,14 +25,14 @@ extension AppStoreServerAPIClient {
 
     /// Get All Subscription Statuses: each subscription group's latest transaction and renewal info.
     /// - Parameter status: only subscriptions in these statuses (1 active … 5 revoked).
-    public func subscriptionStatuses(_ transactionId: String, status: [Int] = []) async throws(AppStoreAPIError) -> AppStoreAnswer {
-        try await send(Request(endpoint: .subscriptionStatuses, method: .GET, path: "/inApps/v1/subscriptions/\(Self.escape(transactionId))",
+    public func subscriptionStatuses(_ transactionId: String, status: [Int] = []) async throws(AppStoreAPIError) -> StatusResponse {
+        try await call(Request(endpoint: .subscriptionStatuses, method: .GET, path: "/inApps/v1/subscriptions/\(Self.escape(transactionId))",
                                query: status.map { ("status", String($0)) }))
     }
 
     /// Get Refund History (v2): every page of refunded transactions.
-    public func refundHistory(_ transactionId: String) async throws(AppStoreAPIError) -> [AppStoreAnswer] {
-        try await pages(marker: "revision") { revision in
+    public func refundHistory(_ transactionId: String) async throws(AppStoreAPIError) -> [RefundHistoryResponse] {
+        try await pages { revision in
             Request(endpoint: .refundHistory, method: .GET, path: "/inApps/v2/refund/lookup/\(Self.escape(transactionId))",
                     query: revision.map { [("revision", $0)] } ?? [])
         }
@@ -40,21 +40,21 @@ extension AppStoreServerAPIClient {
 
     /// Look Up Order ID: the transactions of an order id from the customer's Apple receipt email
     /// (`status` 0 valid, 1 invalid). Order ids exist in production only: `auto` asks production only.
-    public func lookUpOrder(_ orderId: String) async throws(AppStoreAPIError) -> AppStoreAnswer {
-        try await send(Request(endpoint: .orderLookup, method: .GET, path: "/inApps/v1/lookup/\(Self.escape(orderId))",
+    public func lookUpOrder(_ orderId: String) async throws(AppStoreAPIError) -> OrderLookupResponse {
+        try await call(Request(endpoint: .orderLookup, method: .GET, path: "/inApps/v1/lookup/\(Self.escape(orderId))",
                                fallsBackToSandbox: false))
     }
 
     /// Get Notification History: every page of the notifications Apple sent (or tried to) in the window.
-    public func notificationHistory(_ request: NotificationHistoryRequest) async throws(AppStoreAPIError) -> [AppStoreAnswer] {
-        try await pages(marker: "paginationToken") { token in
+    public func notificationHistory(_ request: NotificationHistoryRequest) async throws(AppStoreAPIError) -> [NotificationHistoryResponse] {
+        try await pages { token in
             notificationHistoryRequest(request, paginationToken: token)
         }
     }
 
     /// One page of Get Notification History, for callers that keep their place between pages.
-    public func notificationHistoryPage(_ request: NotificationHistoryRequest, paginationToken: String?) async throws(AppStoreAPIError) -> AppStoreAnswer {
-        try await send(notificationHistoryRequest(request, paginationToken: paginationToken))
+    public func notificationHistoryPage(_ request: NotificationHistoryRequest, paginationToken: String?) async throws(AppStoreAPIError) -> NotificationHistoryResponse {
+        try await call(notificationHistoryRequest(request, paginationToken: paginationToken))
     }
 
     private func notificationHistoryRequest(_ request: NotificationHistoryRequest, paginationToken: String?) -> Request {
@@ -64,18 +64,18 @@ extension AppStoreServerAPIClient {
 
     /// Request a Test Notification: Apple sends a TEST notification to the app's URL; the
     /// answer's `testNotificationToken` asks for its status.
-    public func requestTestNotification() async throws(AppStoreAPIError) -> AppStoreAnswer {
-        try await send(Request(endpoint: .requestTestNotification, method: .POST, path: "/inApps/v1/notifications/test"))
+    public func requestTestNotification() async throws(AppStoreAPIError) -> SendTestNotificationResponse {
+        try await call(Request(endpoint: .requestTestNotification, method: .POST, path: "/inApps/v1/notifications/test"))
     }
 
     /// Get Test Notification Status: the TEST notification (`signedPayload`) and its send attempts.
-    public func testNotificationStatus(_ token: String) async throws(AppStoreAPIError) -> AppStoreAnswer {
-        try await send(Request(endpoint: .testNotificationStatus, method: .GET, path: "/inApps/v1/notifications/test/\(Self.escape(token))"))
+    public func testNotificationStatus(_ token: String) async throws(AppStoreAPIError) -> CheckTestNotificationResponse {
+        try await call(Request(endpoint: .testNotificationStatus, method: .GET, path: "/inApps/v1/notifications/test/\(Self.escape(token))"))
     }
 
     /// Get App Transaction Info: the customer's app transaction, `signedAppTransactionInfo`.
-    public func appTransactionInfo(_ transactionId: String) async throws(AppStoreAPIError) -> AppStoreAnswer {
-        try await send(Request(endpoint: .appTransactionInfo, method: .GET,
+    public func appTransactionInfo(_ transactionId: String) async throws(AppStoreAPIError) -> AppTransactionInfoResponse {
+        try await call(Request(endpoint: .appTransactionInfo, method: .GET,
                                path: "/inApps/v1/transactions/appTransactions/\(Self.escape(transactionId))"))
     }
 
@@ -86,20 +86,20 @@ extension AppStoreServerAPIClient {
     }
 
     /// Extend a Subscription Renewal Date: `success`, `effectiveDate` and the ids it extended.
-    public func extendRenewalDate(_ originalTransactionId: String, _ request: ExtendRenewalDateRequest) async throws(AppStoreAPIError) -> AppStoreAnswer {
-        try await send(Request(endpoint: .extendRenewalDate, method: .PUT,
+    public func extendRenewalDate(_ originalTransactionId: String, _ request: ExtendRenewalDateRequest) async throws(AppStoreAPIError) -> ExtendRenewalDateResponse {
+        try await call(Request(endpoint: .extendRenewalDate, method: .PUT,
                                path: "/inApps/v1/subscriptions/extend/\(Self.escape(originalTransactionId))", body: request.json))
     }
 
     /// Extend Subscription Renewal Dates for All Active Subscribers of a product: Apple starts the
     /// work and answers its `requestIdentifier`.
-    public func massExtendRenewalDate(_ request: MassExtendRenewalDateRequest) async throws(AppStoreAPIError) -> AppStoreAnswer {
-        try await send(Request(endpoint: .massExtendRenewalDate, method: .POST, path: "/inApps/v1/subscriptions/extend/mass", body: request.json))
+    public func massExtendRenewalDate(_ request: MassExtendRenewalDateRequest) async throws(AppStoreAPIError) -> MassExtendRenewalDateResponse {
+        try await call(Request(endpoint: .massExtendRenewalDate, method: .POST, path: "/inApps/v1/subscriptions/extend/mass", body: request.json))
     }
 
     /// Get Status of Subscription Renewal Date Extensions: `complete`, `succeededCount`, `failedCount`.
-    public func massExtensionStatus(productId: String, requestIdentifier: String) async throws(AppStoreAPIError) -> AppStoreAnswer {
-        try await send(Request(endpoint: .massExtensionStatus, method: .GET,
+    public func massExtensionStatus(productId: String, requestIdentifier: String) async throws(AppStoreAPIError) -> MassExtendRenewalDateStatusResponse {
+        try await call(Request(endpoint: .massExtensionStatus, method: .GET,
                                path: "/inApps/v1/subscriptions/extend/mass/\(Self.escape(productId))/\(Self.escape(requestIdentifier))"))
     }
 
@@ -114,24 +114,29 @@ extension AppStoreServerAPIClient {
                                    path: "/inApps/v1/transactions/\(Self.escape(originalTransactionId))/appAccountToken", body: json.finish()))
     }
 
-    /// Every page of a paged call: asks again with the answer's `marker` while `hasMore` is
+    /// One call, its answer read as `Response`.
+    private func call<Response: AppStoreResponse>(_ request: Request) async throws(AppStoreAPIError) -> Response {
+        try Response(answer: try await send(request))
+    }
+
+    /// Every page of a paged call: asks again from the answer's position while `hasMore` is
     /// true. All pages come from the environment that answered the first.
-    private func pages(marker: String, request: (String?) -> Request) async throws(AppStoreAPIError) -> [AppStoreAnswer] {
+    private func pages<Response: PagedAppStoreResponse>(request: (String?) -> Request) async throws(AppStoreAPIError) -> [Response] {
         let waitEnd = clock.now().addingTimeInterval(configuration.maxWait)
-        var answers: [AppStoreAnswer] = []
+        var pages: [Response] = []
         var seen: Set<String> = []
         var position: String?
         while true {
-            let answer = try await send(request(position), waitEnd: waitEnd, pinnedTo: answers.first?.environment)
-            answers.append(answer)
-            guard answer.bool("hasMore") == true else { return answers }
-            guard let value = answer.string(marker) else {
-                throw .unreadable(host: answer.host, reason: "hasMore is true but the answer has no \(marker)")
+            let page = try Response(answer: try await send(request(position), waitEnd: waitEnd, pinnedTo: pages.first?.answer.environment))
+            pages.append(page)
+            guard page.hasMore else { return pages }
+            guard let next = page.position else {
+                throw .unreadable(host: page.answer.host, reason: "hasMore is true but the answer has no \(Response.positionName)")
             }
-            guard seen.insert(value).inserted else {
-                throw .unreadable(host: answer.host, reason: "the \(marker) \(value) repeats after \(answers.count) pages: the walk stops")
+            guard seen.insert(next).inserted else {
+                throw .unreadable(host: page.answer.host, reason: "the \(Response.positionName) \(next) repeats after \(pages.count) pages: the walk stops")
             }
-            position = value
+            position = next
         }
     }
 }

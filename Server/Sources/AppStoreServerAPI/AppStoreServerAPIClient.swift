@@ -19,7 +19,8 @@ import ReceiptParser
 ///   jittered exponential backoff, at most ``AppStoreServerAPIConfiguration/maxRetries`` times.
 /// - Each request has a deadline (``AppStoreServerAPIConfiguration/timeout``), each call a bound
 ///   on its whole wait (``AppStoreServerAPIConfiguration/maxWait``), each answer a size cap.
-/// - Every signed member of an answer is verified (``AppStoreAnswer``).
+/// - Every signed member of an answer is verified (``AppStoreAnswer``), and the answer read as
+///   Apple's response model for the call (``AppStoreResponse``).
 ///
 /// One client may serve any number of tasks; share it so they share its budgets.
 public final class AppStoreServerAPIClient: Sendable {

@@ -30,7 +30,7 @@ struct ReceiptDumpAPI: AsyncParsableCommand {
         @Argument(help: "A transaction id.") var id: String
         @OptionGroup var options: APIOptions
         func run() async throws {
-            try await APIOutput.run(options, call: "transaction \(id)") { client throws(AppStoreAPIError) in [try await client.transactionInfo(id)] }
+            try await APIOutput.run(options, call: "transaction \(id)") { client throws(AppStoreAPIError) in [try await client.transactionInfo(id).answer] }
         }
     }
 
@@ -39,7 +39,7 @@ struct ReceiptDumpAPI: AsyncParsableCommand {
         @Argument(help: "Any transaction id of the customer.") var id: String
         @OptionGroup var options: APIOptions
         func run() async throws {
-            try await APIOutput.run(options, call: "history \(id)") { client throws(AppStoreAPIError) in try await client.transactionHistory(id) }
+            try await APIOutput.run(options, call: "history \(id)") { client throws(AppStoreAPIError) in try await client.transactionHistory(id).map(\.answer) }
         }
     }
 
@@ -48,7 +48,7 @@ struct ReceiptDumpAPI: AsyncParsableCommand {
         @Argument(help: "Any transaction id of the customer.") var id: String
         @OptionGroup var options: APIOptions
         func run() async throws {
-            try await APIOutput.run(options, call: "subscriptions \(id)") { client throws(AppStoreAPIError) in [try await client.subscriptionStatuses(id)] }
+            try await APIOutput.run(options, call: "subscriptions \(id)") { client throws(AppStoreAPIError) in [try await client.subscriptionStatuses(id).answer] }
         }
     }
 
@@ -57,7 +57,7 @@ struct ReceiptDumpAPI: AsyncParsableCommand {
         @Argument(help: "Any transaction id of the customer.") var id: String
         @OptionGroup var options: APIOptions
         func run() async throws {
-            try await APIOutput.run(options, call: "refunds \(id)") { client throws(AppStoreAPIError) in try await client.refundHistory(id) }
+            try await APIOutput.run(options, call: "refunds \(id)") { client throws(AppStoreAPIError) in try await client.refundHistory(id).map(\.answer) }
         }
     }
 
@@ -67,12 +67,12 @@ struct ReceiptDumpAPI: AsyncParsableCommand {
         @OptionGroup var options: APIOptions
         func run() async throws {
             try await APIOutput.run(options, call: "order \(orderID)") { client throws(AppStoreAPIError) in
-                let answer = try await client.lookUpOrder(orderID)
-                // status 1: Apple says the order id is not valid: a refusal, not an empty answer.
-                if answer.integer("status") == 1 {
-                    throw .refused(host: answer.host, status: 200, errorCode: nil, errorMessage: "status 1: the order id is not valid")
+                let order = try await client.lookUpOrder(orderID)
+                // Apple says the order id is not valid (status 1): a refusal, not an empty answer.
+                guard order.status == .valid else {
+                    throw .refused(host: order.answer.host, status: 200, errorCode: nil, errorMessage: "status \(order.status): the order id is not valid")
                 }
-                return [answer]
+                return [order.answer]
             }
         }
     }
@@ -94,7 +94,7 @@ struct ReceiptDumpAPI: AsyncParsableCommand {
         func run() async throws {
             let request = NotificationHistoryRequest(startDate: RFC3339.date(from: start)!, endDate: RFC3339.date(from: end)!,
                                                      transactionId: transactionID, onlyFailures: onlyFailures)
-            try await APIOutput.run(options, call: "notifications") { client throws(AppStoreAPIError) in try await client.notificationHistory(request) }
+            try await APIOutput.run(options, call: "notifications") { client throws(AppStoreAPIError) in try await client.notificationHistory(request).map(\.answer) }
         }
     }
 
@@ -103,7 +103,7 @@ struct ReceiptDumpAPI: AsyncParsableCommand {
         @Argument(help: "Any transaction id of the customer.") var id: String
         @OptionGroup var options: APIOptions
         func run() async throws {
-            try await APIOutput.run(options, call: "app-transaction \(id)") { client throws(AppStoreAPIError) in [try await client.appTransactionInfo(id)] }
+            try await APIOutput.run(options, call: "app-transaction \(id)") { client throws(AppStoreAPIError) in [try await client.appTransactionInfo(id).answer] }
         }
     }
 
@@ -114,10 +114,7 @@ struct ReceiptDumpAPI: AsyncParsableCommand {
         func run() async throws {
             try await APIOutput.run(options, call: "test-notification") { client throws(AppStoreAPIError) in
                 let requested = try await client.requestTestNotification()
-                guard let token = requested.string("testNotificationToken") else {
-                    throw .unreadable(host: requested.host, reason: "the answer has no testNotificationToken")
-                }
-                return [requested, try await client.testNotificationStatus(token)]
+                return [requested.answer, try await client.testNotificationStatus(requested.testNotificationToken).answer]
             }
         }
     }
@@ -141,7 +138,12 @@ struct ReceiptDumpAPI: AsyncParsableCommand {
             let request = ExtendRenewalDateRequest(extendByDays: days, extendReasonCode: reason,
                                                    requestIdentifier: requestID?.lowercased() ?? UUID().uuidString.lowercased())
             try await APIOutput.run(options, call: "extend \(originalID)") { client throws(AppStoreAPIError) in
-                [try await client.extendRenewalDate(originalID, request)]
+                let extended = try await client.extendRenewalDate(originalID, request)
+                guard extended.success else {
+                    throw .refused(host: extended.answer.host, status: 200, errorCode: nil,
+                                   errorMessage: "success is not true: Apple did not extend the renewal date")
+                }
+                return [extended.answer]
             }
         }
     }

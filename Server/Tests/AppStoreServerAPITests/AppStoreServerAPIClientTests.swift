@@ -14,43 +14,46 @@ struct AppStoreServerAPIClientTests {
             defer { Task { try await client.shutdown() } }
 
             let info = try await client.transactionInfo("2")
-            #expect(info.transactions.map(\.transactionId) == ["2"] && info.environment == .production)
+            #expect(info.signedTransactionInfo.payload.transactionId == "2" && info.answer.environment == .production)
 
             // Three transactions on pages of two: every page, in order.
             let history = try await client.transactionHistory("1")
-            #expect(history.count == 2 && history.flatMap(\.transactions).map(\.transactionId) == ["1", "2", "3"])
-            #expect(history.last?.string("revision") == "rev-3" && history.last?.bool("hasMore") == false)
+            #expect(history.count == 2 && history.flatMap(\.signedTransactions).map(\.payload.transactionId) == ["1", "2", "3"])
+            #expect(history.last?.revision == "rev-3" && history.last?.hasMore == false && history[0].bundleId == simulator.bundleID)
 
             let refunds = try await client.refundHistory("1")
-            #expect(refunds.flatMap(\.transactions).map(\.transactionId) == ["3"] && refunds[0].transactions[0].revocationDate != nil)
+            #expect(refunds.flatMap(\.signedTransactions).map(\.payload.transactionId) == ["3"] && refunds[0].signedTransactions[0].payload.revocationDate != nil)
 
             let statuses = try await client.subscriptionStatuses("1")
-            #expect(statuses.transactions.map(\.transactionId) == ["3"] && statuses.renewalInfos.map(\.originalTransactionId) == ["1"])
-            #expect(statuses.tokens.map(\.member) == ["data[0].lastTransactions[0].signedTransactionInfo", "data[0].lastTransactions[0].signedRenewalInfo"])
+            let last = try #require(statuses.data.first?.lastTransactions.first)
+            #expect(statuses.data.count == 1 && last.status == .active && last.originalTransactionId == "1")
+            #expect(last.signedTransactionInfo?.payload.transactionId == "3" && last.signedRenewalInfo?.payload.originalTransactionId == "1")
+            #expect(statuses.answer.tokens.map(\.member) == ["data[0].lastTransactions[0].signedTransactionInfo", "data[0].lastTransactions[0].signedRenewalInfo"])
 
             let order = try await client.lookUpOrder("MORDER1")
-            #expect(order.integer("status") == 0 && order.transactions.map(\.transactionId) == ["1"])
-            #expect(try await client.lookUpOrder("MNOSUCH").integer("status") == 1)
+            #expect(order.status == .valid && order.signedTransactions.map(\.payload.transactionId) == ["1"])
+            #expect(try await client.lookUpOrder("MNOSUCH").status == .invalid)
 
             let window = NotificationHistoryRequest(startDate: AppleSimulator.signedDate.addingTimeInterval(-1), endDate: AppleSimulator.signedDate.addingTimeInterval(3600))
-            let notifications = try await client.notificationHistory(window).flatMap(\.notifications)
+            let items = try await client.notificationHistory(window).flatMap(\.notificationHistory)
+            let notifications = items.compactMap(\.signedPayload?.payload)
             #expect(notifications.map { $0.notificationType?.rawValue } == ["SUBSCRIBED", "DID_RENEW", "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS"])
             var failures = window
             failures.onlyFailures = true
-            #expect(try await client.notificationHistory(failures).flatMap(\.notifications).count == 2)
+            #expect(items.allSatisfy { $0.sendAttempts.first?.sendAttemptResult != nil && $0.sendAttempts.first?.attemptDate != nil })
+            let failed = try await client.notificationHistory(failures).flatMap(\.notificationHistory)
+            #expect(failed.count == 2 && failed.allSatisfy { $0.sendAttempts.contains { $0.sendAttemptResult != .success } })
 
             let test = try await client.requestTestNotification()
-            let token = try #require(test.string("testNotificationToken"))
-            #expect(try await client.testNotificationStatus(token).notifications.map { $0.notificationType?.rawValue } == ["TEST"])
+            #expect(try await client.testNotificationStatus(test.testNotificationToken).signedPayload?.payload.notificationType?.rawValue == "TEST")
 
-            #expect(try await client.appTransactionInfo("1").appTransaction?.bundleId == simulator.bundleID)
+            #expect(try await client.appTransactionInfo("1").signedAppTransactionInfo.payload.bundleId == simulator.bundleID)
             try await client.sendConsumptionInformation("1", ConsumptionRequest(customerConsented: true, deliveryStatus: "DELIVERED", sampleContentProvided: false))
             let extended = try await client.extendRenewalDate("1", ExtendRenewalDateRequest(extendByDays: 7, extendReasonCode: 1))
-            #expect(extended.bool("success") == true && extended.string("originalTransactionId") == "1")
+            #expect(extended.success && extended.originalTransactionId == "1" && extended.effectiveDate != nil)
             let mass = try await client.massExtendRenewalDate(MassExtendRenewalDateRequest(productId: "com.example.monthly", extendByDays: 3, extendReasonCode: 3))
-            let requestIdentifier = try #require(mass.string("requestIdentifier"))
-            let massStatus = try await client.massExtensionStatus(productId: "com.example.monthly", requestIdentifier: requestIdentifier)
-            #expect(massStatus.bool("complete") == true && massStatus.integer("succeededCount") == 30)
+            let massStatus = try await client.massExtensionStatus(productId: "com.example.monthly", requestIdentifier: mass.requestIdentifier)
+            #expect(massStatus.complete && massStatus.succeededCount == 30 && massStatus.requestIdentifier == mass.requestIdentifier)
             let account = UUID()
             try await client.setAppAccountToken("1", appAccountToken: account)
             #expect(simulator.appAccountTokens(in: .production) == ["1": account.uuidString.lowercased()])
@@ -87,7 +90,7 @@ struct AppStoreServerAPIClientTests {
             let client = try makeClient(ClientSettings(maxRetries: 2))
             simulator.inject(.status(503, errorCode: nil), times: 1)
             simulator.inject(.status(404, errorCode: 4040002), times: 1)
-            #expect(try await client.transactionInfo("1").transactions.count == 1)
+            #expect(try await client.transactionInfo("1").signedTransactionInfo.payload.transactionId == "1")
             #expect(simulator.requests.map(\.status) == [503, 404, 200])
 
             simulator.inject(.status(500, errorCode: 5000000), times: 10)
@@ -155,7 +158,7 @@ struct AppStoreServerAPIClientTests {
                     "\(later.map { $0.instant.timeIntervalSince(limited.instant) })")
 
             simulator.inject(.rateLimit(after: -60), endpoint: .transactionInfo)
-            #expect(try await client.transactionInfo("1").transactions.count == 1)
+            #expect(try await client.transactionInfo("1").signedTransactionInfo.payload.transactionId == "1")
             try await client.shutdown()
         }
     }
@@ -248,16 +251,52 @@ struct AppStoreServerAPIClientTests {
         }
     }
 
+    /// Answers are read as Apple's response models: a member of another type than Apple's model
+    /// says is an unreadable answer naming its path, a call's own token missing is unreadable,
+    /// and members no model knows are kept as sent.
+    @Test func answersAreReadAsApplesModels() async throws {
+        try await withSimulator({ addSubscription(to: $0, in: .production) }) { simulator, makeClient in
+            let client = try makeClient(ClientSettings())
+            let wrongType: [(StrictJSON.Value, AppStoreEndpoint, String)] = [
+                (.string("true"), .transactionHistory, "hasMore is a string"),
+                (.number("1.5"), .transactionHistory, "appAppleId is 1.5, not an integer"),
+                (.array([.object([("lastTransactions", .array([.object([("status", .string("1"))])]))])]), .subscriptionStatuses,
+                 "data[0].lastTransactions[0].status is a string"),
+                (.array([.string("x")]), .subscriptionStatuses, "data[0] is a string"),
+            ]
+            for (value, endpoint, reason) in wrongType {
+                simulator.inject(.member(endpoint == .transactionHistory ? (reason.hasPrefix("hasMore") ? "hasMore" : "appAppleId") : "data", value),
+                                 endpoint: endpoint)
+                let error = await apiError {
+                    if endpoint == .transactionHistory { _ = try await client.transactionHistory("1") } else { _ = try await client.subscriptionStatuses("1") }
+                }
+                guard case .unreadable(_, let found)? = error else { Issue.record("\(reason): \(String(describing: error))"); continue }
+                #expect(found.contains(reason) && error?.exitStatus == 2, "\(found)")
+            }
+            simulator.inject(.member("signedTransactionInfo", .null), endpoint: .transactionInfo)
+            let missing = await apiError { _ = try await client.transactionInfo("1") }
+            guard case .unreadable(_, let reason)? = missing else { Issue.record("\(String(describing: missing))"); return }
+            #expect(reason == "the answer has no signedTransactionInfo")
+
+            simulator.inject(.member("newlyDocumented", .object([("a", .number("1"))])), endpoint: .transactionInfo)
+            let kept = try await client.transactionInfo("1")
+            #expect(kept.unknownFields.map(\.key) == ["newlyDocumented"] && kept.unknownFields.first?.value["a"] == .number("1"))
+            #expect(kept.signedTransactionInfo.jws == kept.answer.body["signedTransactionInfo"].flatMap { if case .string(let text) = $0 { text } else { nil } })
+            #expect(kept.signedTransactionInfo.inspection.member == "signedTransactionInfo")
+            try await client.shutdown()
+        }
+    }
+
     /// `auto`: production first, then sandbox for a transaction production does not know or an
     /// app production has not released; order ids only in production.
     @Test func autoFallsBackToSandbox() async throws {
         try await withSimulator({ addSubscription(to: $0, in: .sandbox, ids: ["8", "9"]) }) { simulator, makeClient in
             let client = try makeClient(ClientSettings(environment: .auto))
             let answer = try await client.transactionInfo("9")
-            #expect(answer.environment == .sandbox && answer.transactions.first?.environment == "Sandbox")
+            #expect(answer.answer.environment == .sandbox && answer.signedTransactionInfo.payload.environment == "Sandbox")
             #expect(simulator.requests.map(\.environment) == [.production, .sandbox])
             simulator.unreleased = true
-            #expect(try await client.transactionHistory("8").flatMap(\.transactions).count == 2)
+            #expect(try await client.transactionHistory("8").flatMap(\.signedTransactions).count == 2)
             #expect(await apiError { _ = try await client.lookUpOrder("MORDER1") }?.exitStatus == 1)
             #expect(simulator.requests.last?.environment == .production)
             try await client.shutdown()

@@ -46,6 +46,10 @@ struct ReceiptDumpAPITests {
 
             let extended = try await Self.run(simulator, port: port, ["extend", "1", "--days", "7", "--reason", "1"])
             #expect(extended.status == 0 && extended.output.contains("success: true"), "\(extended.output)")
+            // Apple answering that it did not extend is a refusal, not an answer to show as done.
+            simulator.inject(.member("success", .bool(false)), endpoint: .extendRenewalDate)
+            let notExtended = try await Self.run(simulator, port: port, ["extend", "1", "--days", "7", "--reason", "1"])
+            #expect(notExtended.status == 1 && notExtended.errors.contains("Apple did not extend the renewal date"), "\(notExtended.errors)")
             let test = try await Self.run(simulator, port: port, ["test-notification"])
             #expect(test.status == 0 && test.output.contains("testNotificationToken"), "\(test.output)")
             let app = try await Self.run(simulator, port: port, ["app-transaction", "1"])

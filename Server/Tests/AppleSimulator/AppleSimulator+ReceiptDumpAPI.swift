@@ -37,8 +37,8 @@ extension AppleSimulator {
         processEnvironment.merge(environment.mapValues { $0 == "KEYFILE" ? keyFile.path : $0 }) { $1 }
         let arguments = all, variables = processEnvironment
         let outputFile = folder.appendingPathComponent("stdout"), errorFile = folder.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         let started = Date()
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             Thread {

@@ -33,6 +33,8 @@ public final class AppleSimulator: @unchecked Sendable {
         case repeatingPage
         /// The answer's first token is signed by the attacker's PKI, not Apple's.
         case forgedToken
+        /// A 200 answer with this top-level member set (replaced, or added after the others).
+        case member(String, StrictJSON.Value)
     }
 
     /// One request as it arrived.
@@ -150,6 +152,7 @@ public final class AppleSimulator: @unchecked Sendable {
         if environment == .production && unreleased { status = 401; return Self.response(401, []) }
         var forged = false
         var repeating = false
+        var replaced: (key: String, value: StrictJSON.Value)?
         if let fault = takeFault(for: endpoint) {
             switch fault {
             case .rateLimit(let after):
@@ -177,9 +180,16 @@ public final class AppleSimulator: @unchecked Sendable {
                 return Self.response(200, Array("<html>Service Unavailable</html>".utf8))
             case .repeatingPage: repeating = true
             case .forgedToken: forged = true
+            case .member(let key, let value): replaced = (key, value)
             }
         }
         let store = lock.withLock { stores[environment]! }
+        func json(_ members: [(key: String, value: StrictJSON.Value)]) -> Response {
+            guard let replaced else { return Self.json(members) }
+            var members = members.filter { $0.key != replaced.key }
+            members.append(replaced)
+            return Self.json(members)
+        }
         var signedOne = false
         func sign(_ members: [(key: String, value: StrictJSON.Value)]) -> StrictJSON.Value {
             let useAttacker = forged && !signedOne
@@ -192,7 +202,7 @@ public final class AppleSimulator: @unchecked Sendable {
         switch endpoint {
         case .transactionInfo?:
             guard let transaction = store.transactions.first(where: { Self.string($0, "transactionId") == last }) else { return notFound() }
-            return Self.json([("signedTransactionInfo", sign(transaction))])
+            return json([("signedTransactionInfo", sign(transaction))])
         case .transactionHistory?, .refundHistory?:
             guard store.transactions.contains(where: { Self.string($0, "transactionId") == last }) else { return notFound() }
             let all = endpoint == .refundHistory ? store.transactions.filter { $0.contains { $0.key == "revocationDate" } } : store.transactions
@@ -207,7 +217,7 @@ public final class AppleSimulator: @unchecked Sendable {
             if endpoint == .transactionHistory {
                 members += [("bundleId", .string(bundleID)), ("appAppleId", .number("1234567890")), ("environment", environmentName)]
             }
-            return Self.json(members)
+            return json(members)
         case .subscriptionStatuses?:
             guard let asked = store.transactions.first(where: { Self.string($0, "transactionId") == last }) else { return notFound() }
             let original = Self.string(asked, "originalTransactionId")
@@ -216,14 +226,14 @@ public final class AppleSimulator: @unchecked Sendable {
                 ("status", .number("1")), ("originalTransactionId", .string(original ?? "")), ("signedTransactionInfo", sign(latest)),
             ]
             if let renewal = store.renewalInfos[original ?? ""] { item.append(("signedRenewalInfo", sign(renewal))) }
-            return Self.json([
+            return json([
                 ("environment", environmentName), ("bundleId", .string(bundleID)), ("appAppleId", .number("1234567890")),
                 ("data", .array([.object([("subscriptionGroupIdentifier", .string("group")), ("lastTransactions", .array([.object(item)]))])])),
             ])
         case .orderLookup?:
-            guard let ids = store.orders[last] else { return Self.json([("status", .number("1"))]) }
+            guard let ids = store.orders[last] else { return json([("status", .number("1"))]) }
             let transactions = ids.compactMap { id in store.transactions.first { Self.string($0, "transactionId") == id } }
-            return Self.json([("status", .number("0")), ("signedTransactions", .array(transactions.map(sign)))])
+            return json([("status", .number("0")), ("signedTransactions", .array(transactions.map(sign)))])
         case .notificationHistory?:
             guard let request = try? StrictJSON.parse(body), case .number(let startText)? = request["startDate"],
                   case .number(let endText)? = request["endDate"], let startMs = Int64(startText), let endMs = Int64(endText)
@@ -248,16 +258,16 @@ public final class AppleSimulator: @unchecked Sendable {
             let hasMore = repeating || next < matching.count
             var members: [(key: String, value: StrictJSON.Value)] = [("notificationHistory", .array(items)), ("hasMore", .bool(hasMore))]
             if hasMore { members.append(("paginationToken", .string(repeating ? "tok-0" : "tok-\(next)"))) }
-            return Self.json(members)
+            return json(members)
         case .requestTestNotification?:
-            return Self.json([("testNotificationToken", .string("test-\(UUID().uuidString.lowercased())"))])
+            return json([("testNotificationToken", .string("test-\(UUID().uuidString.lowercased())"))])
         case .testNotificationStatus?:
             let payload: [(key: String, value: StrictJSON.Value)] = [
                 ("notificationType", .string("TEST")), ("notificationUUID", .string(UUID().uuidString.lowercased())),
                 ("data", .object([("bundleId", .string(bundleID)), ("environment", environmentName)])),
                 ("version", .string("2.0")), ("signedDate", .number(String(Int64(Self.signedDate.timeIntervalSince1970 * 1000)))),
             ]
-            return Self.json([("signedPayload", sign(payload)), ("sendAttempts", .array([]))])
+            return json([("signedPayload", sign(payload)), ("sendAttempts", .array([]))])
         case .appTransactionInfo?:
             guard store.transactions.contains(where: { Self.string($0, "transactionId") == last }) else { return notFound() }
             let app: [(key: String, value: StrictJSON.Value)] = [
@@ -268,7 +278,7 @@ public final class AppleSimulator: @unchecked Sendable {
                 ("signedDate", .number(String(Int64(Self.signedDate.timeIntervalSince1970 * 1000)))),
                 ("appTransactionId", .string("704")), ("originalPlatform", .string("iOS")),
             ]
-            return Self.json([("signedAppTransactionInfo", sign(app))])
+            return json([("signedAppTransactionInfo", sign(app))])
         case .consumptionInformation?:
             guard let request = try? StrictJSON.parse(body), request["customerConsented"] == .bool(true) else {
                 status = 400
@@ -280,16 +290,16 @@ public final class AppleSimulator: @unchecked Sendable {
             guard let request = try? StrictJSON.parse(body), case .number(let days)? = request["extendByDays"], let count = Int(days), (1...90).contains(count)
             else { status = 400; return Self.response(400, Self.error(4000009, "Invalid extend by days value.")) }
             lock.withLock { stores[environment]!.extensions[last, default: 0] += count }
-            return Self.json([("originalTransactionId", .string(last)), ("webOrderLineItemId", .string("9001")), ("success", .bool(true)),
+            return json([("originalTransactionId", .string(last)), ("webOrderLineItemId", .string("9001")), ("success", .bool(true)),
                               ("effectiveDate", .number(String(Int64(now.timeIntervalSince1970 * 1000))))])
         case .massExtendRenewalDate?:
             guard let request = try? StrictJSON.parse(body), case .string(let id)? = request["requestIdentifier"] else {
                 status = 400
                 return Self.response(400, Self.error(4000011, "Invalid request identifier."))
             }
-            return Self.json([("requestIdentifier", .string(id))])
+            return json([("requestIdentifier", .string(id))])
         case .massExtensionStatus?:
-            return Self.json([("requestIdentifier", .string(last)), ("complete", .bool(true)),
+            return json([("requestIdentifier", .string(last)), ("complete", .bool(true)),
                               ("completeDate", .number(String(Int64(now.timeIntervalSince1970 * 1000)))),
                               ("succeededCount", .number("30")), ("failedCount", .number("2"))])
         case .setAppAccountToken?:

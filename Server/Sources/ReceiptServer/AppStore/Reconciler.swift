@@ -162,20 +162,18 @@ public final class Reconciler: Service, Sendable {
             var seen: Set<String> = []
             repeat {
                 let page = try await client.notificationHistoryPage(request, paginationToken: token)
-                if case .array(let items)? = page.body["notificationHistory"] {
-                    for item in items {
-                        guard case .string(let signedPayload)? = item["signedPayload"] else { continue }
-                        fetched += 1
-                        switch try await apply(signedPayload) {
-                        case .applied: applied += 1
-                        case .repeated: repeats += 1
-                        case .refused: refused += 1
-                        }
+                for item in page.notificationHistory {
+                    guard let signedPayload = item.signedPayload else { continue }
+                    fetched += 1
+                    switch try await apply(signedPayload.jws) {
+                    case .applied: applied += 1
+                    case .repeated: repeats += 1
+                    case .refused: refused += 1
                     }
                 }
-                token = page.bool("hasMore") == true ? page.string("paginationToken") : nil
+                token = page.hasMore ? page.paginationToken : nil
                 if let token, !seen.insert(token).inserted {
-                    throw AppStoreAPIError.unreadable(host: page.host, reason: "the paginationToken \(token) repeats: the walk stops")
+                    throw AppStoreAPIError.unreadable(host: page.answer.host, reason: "the paginationToken \(token) repeats: the walk stops")
                 }
                 // A long walk keeps its lease; one that lost it stops, its checkpoint unmoved.
                 guard try await ledger.renewReconcile(by: worker, lease: Self.lease) else { throw Failure.leaseLost }
@@ -217,13 +215,13 @@ public final class Reconciler: Service, Sendable {
     /// Fetches a customer's whole transaction history and records every transaction in it as
     /// seen, with its snapshot; answers their ids.
     func recordHistory(of transactionId: String) async throws(Failure) -> [String] {
-        let pages: [AppStoreAnswer]
+        let pages: [HistoryResponse]
         do {
             pages = try await client.transactionHistory(transactionId)
         } catch {
             throw .apple(error)
         }
-        let transactions = pages.flatMap(\.transactions)
+        let transactions = pages.flatMap { $0.signedTransactions.map(\.payload) }
         do {
             try await ledger.record(seen: transactions.compactMap(LedgerTransaction.init(signedTransaction:)))
         } catch {

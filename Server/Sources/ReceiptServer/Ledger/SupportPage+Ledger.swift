@@ -130,8 +130,8 @@ extension ServerLedger {
         guard let reconciler else { return .failed(orderId: orderId, "the server has no App Store Server API credentials") }
         guard orderId.utf8.count <= 64 else { return .failed(orderId: String(orderId.prefix(64)), "an order id is at most 64 characters") }
         do {
-            let answer = try await reconciler.client.lookUpOrder(orderId)
-            return answer.integer("status") == 0 ? .found(orderId: orderId, answer.transactions) : .invalid(orderId: orderId)
+            let order = try await reconciler.client.lookUpOrder(orderId)
+            return order.status == .valid ? .found(orderId: orderId, order.signedTransactions.map(\.payload)) : .invalid(orderId: orderId)
         } catch {
             return .failed(orderId: orderId, error.description)
         }

@@ -11,9 +11,12 @@ import Foundation
 /// (with its path inside the payload, `data.appAppleId`) and the type found; `null` counts as
 /// absent. The members no field read are kept, in order, as ``unknownFields``: a model loses
 /// nothing Apple sends, including fields documented after this library was written.
-struct PayloadFields {
+///
+/// Public so that other JSON Apple signs or sends (the App Store Server API's answers) is read by
+/// the same rules.
+public struct PayloadFields {
     /// How dates are written in the object read.
-    enum DateForm {
+    public enum DateForm: Sendable {
         /// Milliseconds since 1970 as a JSON number, as Apple signs them (a fraction is accepted).
         case milliseconds
         /// RFC 3339 strings, as the models' own JSON writes them (read back by `Codable`).
@@ -31,7 +34,7 @@ struct PayloadFields {
     /// The members of `value`, which must be an object.
     ///
     /// - Parameter name: the object's own name in reasons (`data`), nil for the payload itself.
-    init(_ value: StrictJSON.Value, name: String? = nil, dateForm: DateForm = .milliseconds) throws(ReceiptError) {
+    public init(_ value: StrictJSON.Value, name: String? = nil, dateForm: DateForm = .milliseconds) throws(ReceiptError) {
         guard case .object(let members) = value else {
             throw ReceiptError(.wrongValueType, "\(name ?? "the payload") is \(value.typeName); the payload says an object")
         }
@@ -42,7 +45,7 @@ struct PayloadFields {
     }
 
     /// The members no field read, in the order signed.
-    var unknownFields: [StrictJSON.Member] {
+    public var unknownFields: [StrictJSON.Member] {
         members.indices.filter { !used[$0] }.map { StrictJSON.Member(key: members[$0].key, value: members[$0].value) }
     }
 
@@ -76,13 +79,13 @@ struct PayloadFields {
 
     // MARK: Fields
 
-    mutating func string(_ key: String) throws(ReceiptError) -> String? {
+    public mutating func string(_ key: String) throws(ReceiptError) -> String? {
         guard let value = take(key) else { return nil }
         guard case .string(let text) = value else { throw wrongType(key, value, "a string") }
         return text
     }
 
-    mutating func strings(_ key: String) throws(ReceiptError) -> [String]? {
+    public mutating func strings(_ key: String) throws(ReceiptError) -> [String]? {
         guard let value = take(key) else { return nil }
         guard case .array(let elements) = value else { throw wrongType(key, value, "an array of strings") }
         var texts: [String] = []
@@ -94,14 +97,14 @@ struct PayloadFields {
         return texts
     }
 
-    mutating func bool(_ key: String) throws(ReceiptError) -> Bool? {
+    public mutating func bool(_ key: String) throws(ReceiptError) -> Bool? {
         guard let value = take(key) else { return nil }
         guard case .bool(let flag) = value else { throw wrongType(key, value, "true or false") }
         return flag
     }
 
     /// An integer, exactly: `1.0`, `1e3` and numbers past 64 bits are refused, not rounded.
-    mutating func int64(_ key: String) throws(ReceiptError) -> Int64? {
+    public mutating func int64(_ key: String) throws(ReceiptError) -> Int64? {
         guard let value = take(key) else { return nil }
         guard case .number(let text) = value else { throw wrongType(key, value, "an integer") }
         guard let integer = Int64(text) else {
@@ -111,7 +114,7 @@ struct PayloadFields {
     }
 
     /// An integer, exactly, within 32 bits (Apple's Int32 fields and enums).
-    mutating func int32(_ key: String) throws(ReceiptError) -> Int32? {
+    public mutating func int32(_ key: String) throws(ReceiptError) -> Int32? {
         guard let value = take(key) else { return nil }
         guard case .number(let text) = value else { throw wrongType(key, value, "an integer") }
         guard let integer = Int32(text) else {
@@ -122,7 +125,7 @@ struct PayloadFields {
 
     /// Milliseconds since 1970 (a fraction of a millisecond is kept: Xcode writes them), within
     /// the years 0000 to 9999 so that every date read can be written as RFC 3339.
-    mutating func date(_ key: String) throws(ReceiptError) -> Date? {
+    public mutating func date(_ key: String) throws(ReceiptError) -> Date? {
         guard let value = take(key) else { return nil }
         switch (dateForm, value) {
         case (.milliseconds, .number(let text)):
@@ -143,12 +146,12 @@ struct PayloadFields {
     }
 
     /// A string-valued enumeration; values not documented are kept.
-    mutating func value<Enumeration: RawRepresentable>(_ key: String) throws(ReceiptError) -> Enumeration? where Enumeration.RawValue == String {
+    public mutating func value<Enumeration: RawRepresentable>(_ key: String) throws(ReceiptError) -> Enumeration? where Enumeration.RawValue == String {
         try string(key).flatMap(Enumeration.init(rawValue:))
     }
 
     /// An integer-valued enumeration; values not documented are kept.
-    mutating func value<Enumeration: RawRepresentable>(_ key: String) throws(ReceiptError) -> Enumeration? where Enumeration.RawValue == Int32 {
+    public mutating func value<Enumeration: RawRepresentable>(_ key: String) throws(ReceiptError) -> Enumeration? where Enumeration.RawValue == Int32 {
         try int32(key).flatMap(Enumeration.init(rawValue:))
     }
 
@@ -160,14 +163,14 @@ struct PayloadFields {
     }
 
     /// An object whose members are not documented precisely enough to model; kept as signed.
-    mutating func rawObject(_ key: String) throws(ReceiptError) -> StrictJSON.Value? {
+    public mutating func rawObject(_ key: String) throws(ReceiptError) -> StrictJSON.Value? {
         guard let value = take(key) else { return nil }
         guard case .object = value else { throw wrongType(key, value, "an object") }
         return value
     }
 
     /// An array of objects not documented precisely enough to model; kept as signed.
-    mutating func rawObjects(_ key: String) throws(ReceiptError) -> [StrictJSON.Value]? {
+    public mutating func rawObjects(_ key: String) throws(ReceiptError) -> [StrictJSON.Value]? {
         guard let value = take(key) else { return nil }
         guard case .array(let elements) = value else { throw wrongType(key, value, "an array of objects") }
         for (index, element) in elements.enumerated() {
