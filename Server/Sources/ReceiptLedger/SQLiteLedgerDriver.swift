@@ -1,15 +1,22 @@
 import GRDB
 
-/// The SQLite side of `DatabaseLedgerStore`, through GRDB's `DatabasePool`: writes in `BEGIN IMMEDIATE`
-/// transactions on the pool's one writer, reads on its readers (WAL: they never wait for a write).
+/// The SQLite side of `DatabaseLedgerStore`, through GRDB's `DatabasePool`: writes committed in
+/// groups (`SQLiteGroupCommit`) in `BEGIN IMMEDIATE` transactions on the pool's one writer, reads
+/// on its readers (WAL: they never wait for a write).
 struct SQLiteLedgerDriver: LedgerDriver {
     let pool: DatabasePool
+    let groupCommit: SQLiteGroupCommit
+
+    init(pool: DatabasePool) {
+        self.pool = pool
+        groupCommit = SQLiteGroupCommit(pool: pool)
+    }
 
     /// BEGIN IMMEDIATE takes the write lock before anything is read: no statement needed.
     var migrationLock: LedgerStatement? { nil }
 
     func write<T: Sendable>(_ work: @escaping @Sendable (any LedgerConnection) throws -> T) async throws -> T {
-        try await pool.writeWithoutTransaction { db in try Self.immediateTransaction(db, work) }
+        try await groupCommit.write(work)
     }
 
     /// `write`, blocking the caller: for the store's synchronous initialiser.

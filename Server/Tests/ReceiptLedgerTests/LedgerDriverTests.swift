@@ -74,3 +74,49 @@ struct LedgerDriverTests {
         return (Ledger(store: DatabaseLedgerStore(driver: RecordingDriver(inner: store.driver, log: log))), log)
     }
 }
+
+/// SQLite's writes commit in groups: those waiting for the writer share one synced transaction;
+/// when one of them fails, each is run again on its own, so it takes nothing of the others with it.
+@Suite("SQLite's group commit")
+struct SQLiteGroupCommitTests {
+    @Test func concurrentWritesShareCommitsAndFailAlone() async throws {
+        try await withLedger(.sqlite) { ledger, _ in
+            let store = try #require(ledger.store as? DatabaseLedgerStore)
+            let driver = try #require(store.driver as? SQLiteLedgerDriver)
+            try await driver.write { connection in
+                _ = try connection.execute("CREATE TABLE grouped (key TEXT PRIMARY KEY)", [])
+                _ = try connection.execute("INSERT INTO grouped VALUES ('taken')", [])
+            }
+            /// `writes` concurrent inserts; those `failing` then break a constraint, so their own
+            /// insert must go too. Answers how many failed.
+            func insert(_ writes: Range<Int>, failing: @escaping @Sendable (Int) -> Bool) async throws -> Int {
+                try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for index in writes {
+                        group.addTask {
+                            do {
+                                try await driver.write { connection in
+                                    _ = try connection.execute("INSERT INTO grouped VALUES (?)", [.text("key-\(index)")])
+                                    if failing(index) { _ = try connection.execute("INSERT INTO grouped VALUES ('taken')", []) }
+                                }
+                                return false
+                            } catch {
+                                return true
+                            }
+                        }
+                    }
+                    return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+                }
+            }
+            let commitsBefore = driver.groupCommit.commits
+            #expect(try await insert(0..<200, failing: { _ in false }) == 0)
+            let commits = driver.groupCommit.commits - commitsBefore
+            #expect(commits >= 1 && commits < 100, "\(commits) commits for 200 writes")
+
+            #expect(try await insert(200..<400, failing: { $0 % 10 == 0 }) == 20)
+            let keys = try await driver.read { connection in
+                try connection.execute("SELECT key FROM grouped WHERE key <> 'taken'", []).rows.map { try $0.requiredText(0) }
+            }
+            #expect(Set(keys) == Set((0..<400).filter { $0 < 200 || $0 % 10 != 0 }.map { "key-\($0)" }) && keys.count == 380)
+        }
+    }
+}
