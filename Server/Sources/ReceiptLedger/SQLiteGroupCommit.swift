@@ -51,19 +51,24 @@ final class SQLiteGroupCommit: @unchecked Sendable {
             return queued
         }
         guard !batch.isEmpty else { return }
+        var aWriteFailed = false
         do {
             try db.inTransaction(.immediate) {
-                for write in batch { try write.run(on: db) }
+                for write in batch {
+                    do { try write.run(on: db) } catch { aWriteFailed = true; throw error }
+                }
                 return .commit
             }
             lock.withLock { turnsThatCommitted += 1 }
             for write in batch { write.finish(nil) }
             return
-        } catch where batch.count == 1 {
-            batch[0].finish(error)
+        } catch where batch.count == 1 || !aWriteFailed {
+            // The transaction itself failed (no write lock within the busy timeout, a failed
+            // sync): each write would have met the same, and must not wait for it again.
+            for write in batch { write.finish(error) }
             return
         } catch {
-            // Which write failed, and whether it failed alone, only running them apart can say.
+            // Whether the write that failed failed because of another, only running them apart can say.
         }
         for write in batch {
             do {
