@@ -14,7 +14,7 @@ import Foundation
 ///
 /// Public so that other JSON Apple signs or sends (the App Store Server API's answers) is read by
 /// the same rules.
-public struct PayloadFields {
+public struct PayloadFields: Sendable {
     /// How dates are written in the object read.
     public enum DateForm: Sendable {
         /// Milliseconds since 1970 as a JSON number, as Apple signs them (a fraction is accepted).
