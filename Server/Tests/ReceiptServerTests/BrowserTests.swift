@@ -12,15 +12,27 @@ import Testing
 let chromiumPath: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
     .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-// Serialized: `renderedDOM` blocks its thread while chromium loads the page, and on two cores
-// two such tests at once would hold every thread the server's handlers need to answer it.
+// Serialized: each test runs a chromium, and two at once on two cores make each late.
 @Suite(.serialized, .enabled(if: chromiumPath != nil, "chromium is not installed (apt-get install chromium)"))
 struct BrowserTests {
     /// Runs chromium headless on `url` and returns the DOM after the page (and any navigation it
-    /// starts) has loaded.
-    func renderedDOM(_ url: String) throws -> String {
+    /// starts) has loaded. Waits on a thread of its own: a blocked thread of Swift's cooperative
+    /// pool (two on two cores) would leave the servers under test, and the other suites' tests,
+    /// too few to answer the page in time.
+    func renderedDOM(_ url: String) async throws -> String {
+        guard let chromiumPath else { throw ChromiumMissing() }
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try Self.runChromium(chromiumPath, on: url) })
+            }.start()
+        }
+    }
+
+    struct ChromiumMissing: Error {}
+
+    private static func runChromium(_ path: String, on url: String) throws -> String {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(chromiumPath))
+        process.executableURL = URL(fileURLWithPath: path)
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
         process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -36,12 +48,12 @@ struct BrowserTests {
 
     /// The DOM after a page that pastes `text` into the server's form submits it, as a person
     /// would; `marker` says the answer has arrived.
-    func submitted(_ text: String, port: Int, awaiting marker: String) throws -> String {
-        try submitted(["receipt": text], to: "/", port: port, awaiting: marker)
+    func submitted(_ text: String, port: Int, awaiting marker: String) async throws -> String {
+        try await submitted(["receipt": text], to: "/", port: port, awaiting: marker)
     }
 
     /// The DOM after a page that fills the server's form at `path` with `fields` submits it.
-    func submitted(_ fields: KeyValuePairs<String, String>, to path: String, port: Int, awaiting marker: String) throws -> String {
+    func submitted(_ fields: KeyValuePairs<String, String>, to path: String, port: Int, awaiting marker: String) async throws -> String {
         let driver = FileManager.default.temporaryDirectory.appendingPathComponent("submit-\(UUID().uuidString).html")
         defer { try? FileManager.default.removeItem(at: driver) }
         let inputs = fields.map { "<textarea name=\"\($0.key)\">\(SupportPage.escape($0.value))</textarea>" }.joined()
@@ -54,7 +66,7 @@ struct BrowserTests {
         // under way (an empty document, about one run in three here): up to three tries.
         var dom = ""
         for _ in 0..<3 where !dom.contains(marker) {
-            dom = try renderedDOM(driver.absoluteString)
+            dom = try await renderedDOM(driver.absoluteString)
         }
         return dom
     }
@@ -63,7 +75,7 @@ struct BrowserTests {
         let app = buildApplication(try SignedDataFixtures.configuration(), logger: ServerTests.logger)
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            let dom = try submitted(try SignedDataFixtures.token("notification-subscribed.jws"), port: port, awaiting: "id=\"tokens\"")
+            let dom = try await submitted(try SignedDataFixtures.token("notification-subscribed.jws"), port: port, awaiting: "id=\"tokens\"")
             #expect(dom.contains("<p id=\"verdict\" class=\"verified\">VERIFIED (appStore, SHA-256, certificates valid at 2025-06-01T12:00:00Z)</p>"))
             let tokens = try #require(dom.components(separatedBy: "<pre id=\"tokens\">").last?.components(separatedBy: "</pre>").first)
             #expect(tokens.contains("Token:                        transaction (data.signedTransactionInfo)"))
@@ -77,11 +89,11 @@ struct BrowserTests {
         try await app.test(.live) { client in
             let port = try #require(client.port)
             // The empty page, as a person first sees it.
-            let empty = try renderedDOM("http://127.0.0.1:\(port)/")
+            let empty = try await renderedDOM("http://127.0.0.1:\(port)/")
             #expect(empty.contains("<textarea id=\"receipt\" name=\"receipt\""))
 
             let base64 = Data(try Paths.fixture("sample.receipt")).base64EncodedString(options: [.lineLength64Characters])
-            let dom = try submitted(base64, port: port, awaiting: "id=\"purchases\"")
+            let dom = try await submitted(base64, port: port, awaiting: "id=\"purchases\"")
 
             #expect(dom.contains("VERIFIED (appStore, SHA-256"))
             let table = try #require(dom.components(separatedBy: "id=\"purchases\"").last?.components(separatedBy: "</table>").first)
@@ -104,14 +116,14 @@ struct BrowserTests {
             #expect(try await SignedDataFixtures.answer(client, "/v2/notifications",
                                                         ByteBuffer(bytes: try SignedDataFixtures.file("body-signed-payload.json"))).status == 200)
 
-            let empty = try renderedDOM("http://127.0.0.1:\(port)/")
+            let empty = try await renderedDOM("http://127.0.0.1:\(port)/")
             #expect(empty.contains("<input id=\"ledger-token\" name=\"token\" type=\"password\""))
 
-            let refused = try submitted(["token": "wrong-token-wrong-token", "user": user], to: "/ledger", port: port, awaiting: "ledger-error")
+            let refused = try await submitted(["token": "wrong-token-wrong-token", "user": user], to: "/ledger", port: port, awaiting: "ledger-error")
             #expect(refused.contains("<p id=\"ledger-error\" class=\"failed\">The ledger token is missing or wrong.</p>"))
             #expect(!refused.contains("id=\"credits\"") && !refused.contains("id=\"missed\""))
 
-            let dom = try submitted(["token": LedgerFixtures.token, "user": user], to: "/ledger", port: port, awaiting: "id=\"missed\"")
+            let dom = try await submitted(["token": LedgerFixtures.token, "user": user], to: "/ledger", port: port, awaiting: "id=\"missed\"")
             #expect(!dom.contains(LedgerFixtures.token))
             #expect(!dom.contains("<b id="))
             #expect(dom.contains("<h3>Credits of &lt;b id=\"injected\"&gt;alice&lt;/b&gt;&amp;amp;: 2</h3>"))
@@ -139,7 +151,7 @@ struct BrowserTests {
             let applePort = try #require(apple.port)
             try await ReconcileTests.withServer(simulator, port: applePort) { client in
                 let port = try #require(client.port)
-                let dom = try submitted(["token": LedgerFixtures.token, "order": "MQ7X2R9ZK1"], to: "/ledger", port: port, awaiting: "id=\"order\"")
+                let dom = try await submitted(["token": LedgerFixtures.token, "order": "MQ7X2R9ZK1"], to: "/ledger", port: port, awaiting: "id=\"order\"")
                 #expect(dom.contains("<h3>Order MQ7X2R9ZK1: 1 transactions, verified</h3>"))
                 let order = try #require(dom.components(separatedBy: "id=\"order\"").last?.components(separatedBy: "</table>").first)
                 #expect(order.contains("<td>41</td><td>41</td><td>com.example.monthly</td><td>Production</td>"), "\(order)")
@@ -147,7 +159,7 @@ struct BrowserTests {
 
                 // Three: chromium may submit the form up to three times (see submitted).
                 simulator.inject(.status(400, errorCode: 4000006, message: "<img src=x onerror=alert(1)>"), times: 3)
-                let failed = try submitted(["token": LedgerFixtures.token, "order": "<b>M1</b>"], to: "/ledger", port: port, awaiting: "order-error")
+                let failed = try await submitted(["token": LedgerFixtures.token, "order": "<b>M1</b>"], to: "/ledger", port: port, awaiting: "order-error")
                 #expect(failed.contains("Order &lt;b&gt;M1&lt;/b&gt; could not be looked up"), "\(failed)")
                 #expect(failed.contains("errorCode 4000006, errorMessage &quot;&lt;img src=x onerror=alert(1)&gt;&quot;")
                         || failed.contains("errorCode 4000006, errorMessage \"&lt;img src=x onerror=alert(1)&gt;\""), "\(failed)")

@@ -102,7 +102,7 @@ import Testing
             var answer: (status: Int, json: [String: Any], headers: HTTPFields)?
             let took = try await clock.measure { answer = try await Self.ready(client) }
             Self.expectNotReady(try #require(answer))
-            #expect(took < .seconds(3), "answered after \(took)")
+            #expect(took < .seconds(4), "answered after \(took)")  // a 2 s deadline, with room for a loaded machine
             try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
         }
         await store.close()
