@@ -257,16 +257,15 @@ struct AppStoreServerAPIClientTests {
     @Test func answersAreReadAsApplesModels() async throws {
         try await withSimulator({ addSubscription(to: $0, in: .production) }) { simulator, makeClient in
             let client = try makeClient(ClientSettings())
-            let wrongType: [(StrictJSON.Value, AppStoreEndpoint, String)] = [
-                (.string("true"), .transactionHistory, "hasMore is a string"),
-                (.number("1.5"), .transactionHistory, "appAppleId is 1.5, not an integer"),
-                (.array([.object([("lastTransactions", .array([.object([("status", .string("1"))])]))])]), .subscriptionStatuses,
+            let wrongType: [(member: String, value: StrictJSON.Value, endpoint: AppStoreEndpoint, reason: String)] = [
+                ("hasMore", .string("true"), .transactionHistory, "hasMore is a string"),
+                ("appAppleId", .number("1.5"), .transactionHistory, "appAppleId is 1.5, not an integer"),
+                ("data", .array([.object([("lastTransactions", .array([.object([("status", .string("1"))])]))])]), .subscriptionStatuses,
                  "data[0].lastTransactions[0].status is a string"),
-                (.array([.string("x")]), .subscriptionStatuses, "data[0] is a string"),
+                ("data", .array([.string("x")]), .subscriptionStatuses, "data[0] is a string"),
             ]
-            for (value, endpoint, reason) in wrongType {
-                simulator.inject(.member(endpoint == .transactionHistory ? (reason.hasPrefix("hasMore") ? "hasMore" : "appAppleId") : "data", value),
-                                 endpoint: endpoint)
+            for (member, value, endpoint, reason) in wrongType {
+                simulator.inject(.member(member, value), endpoint: endpoint)
                 let error = await apiError {
                     if endpoint == .transactionHistory { _ = try await client.transactionHistory("1") } else { _ = try await client.subscriptionStatuses("1") }
                 }
@@ -277,6 +276,10 @@ struct AppStoreServerAPIClientTests {
             let missing = await apiError { _ = try await client.transactionInfo("1") }
             guard case .unreadable(_, let reason)? = missing else { Issue.record("\(String(describing: missing))"); return }
             #expect(reason == "the answer has no signedTransactionInfo")
+            simulator.inject(.member("status", .null), endpoint: .orderLookup)
+            let noStatus = await apiError { _ = try await client.lookUpOrder("MNOSUCH") }
+            guard case .unreadable(_, let statusReason)? = noStatus else { Issue.record("\(String(describing: noStatus))"); return }
+            #expect(statusReason == "the answer has no status")
 
             simulator.inject(.member("newlyDocumented", .object([("a", .number("1"))])), endpoint: .transactionInfo)
             let kept = try await client.transactionInfo("1")

@@ -64,6 +64,13 @@ struct AnswerFields {
         return value
     }
 
+    /// An integer-valued enumeration the model cannot do without.
+    mutating func requiredValue<Enumeration: RawRepresentable>(_ key: String) throws(AppStoreAPIError) -> Enumeration
+        where Enumeration.RawValue == Int32 {
+        guard let value: Enumeration = try value(key) else { throw missing(key) }
+        return value
+    }
+
     /// A signed member the model cannot do without (the one its call is for).
     mutating func requiredToken<Payload: SignedMemberPayload>(_ key: String) throws(AppStoreAPIError) -> VerifiedToken<Payload> {
         guard let value: VerifiedToken<Payload> = try token(key) else { throw missing(key) }

@@ -12,10 +12,7 @@ public struct OrderLookupResponse: AppStoreResponse {
 
     public init(answer: AppStoreAnswer) throws(AppStoreAPIError) {
         var fields = try AnswerFields(answer)
-        guard let status: OrderLookupStatus = try fields.value("status") else {
-            throw .unreadable(host: answer.host, reason: "the answer has no status")
-        }
-        self.status = status
+        status = try fields.requiredValue("status")
         signedTransactions = try fields.tokens("signedTransactions")
         unknownFields = fields.unknownFields
         self.answer = answer
