@@ -155,6 +155,8 @@ let package = Package(
                 "AppleSimulator",
                 "AppStoreServerAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // WebDriver's HTTP commands to chromedriver (the browser tests).
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
     ]

@@ -7,68 +7,43 @@ import ReceiptTestSupport
 import Testing
 @testable import ReceiptServer
 
-/// The support page in a real headless browser (Debian's chromium): a form is pasted into and
-/// submitted, and the rendered purchase table is read back from the browser's DOM.
-let chromiumPath: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
-    .first { FileManager.default.isExecutableFile(atPath: $0) }
-
+/// The support page in a real headless browser (Debian's chromium, driven through WebDriver):
+/// a person's steps, fields typed or pasted into, the button clicked, and the rendered answer read
+/// back from the browser's DOM.
 // Serialized: each test runs a chromium, and two at once on two cores make each late.
-@Suite(.serialized, .enabled(if: chromiumPath != nil, "chromium is not installed (apt-get install chromium)"))
+@Suite(.serialized, .enabled(if: WebDriverBrowser.chromiumPath != nil && WebDriverBrowser.chromedriverPath != nil,
+                             "chromium or chromedriver is not installed (scripts/bootstrap --server)"))
 struct BrowserTests {
-    /// Runs chromium headless on `url` and returns the DOM after the page (and any navigation it
-    /// starts) has loaded. Waits on a thread of its own: a blocked thread of Swift's cooperative
-    /// pool (two on two cores) would leave the servers under test, and the other suites' tests,
-    /// too few to answer the page in time.
-    func renderedDOM(_ url: String) async throws -> String {
-        guard let chromiumPath else { throw ChromiumMissing() }
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result { try Self.runChromium(chromiumPath, on: url) })
-            }.start()
-        }
-    }
-
-    struct ChromiumMissing: Error {}
-
-    private static func runChromium(_ path: String, on url: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: profile) }
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                             "--user-data-dir=\(profile.path)", "--virtual-time-budget=10000", "--dump-dom", url]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// The DOM after a page that pastes `text` into the server's form submits it, as a person
-    /// would; `marker` says the answer has arrived.
+    /// Opens the support page on `port`, pastes `text` into its receipt field and clicks Check;
+    /// the DOM once `marker` shows the answer has arrived.
     func submitted(_ text: String, port: Int, awaiting marker: String) async throws -> String {
-        try await submitted(["receipt": text], to: "/", port: port, awaiting: marker)
+        try await WebDriverBrowser.withBrowser { browser in
+            try await browser.open("http://127.0.0.1:\(port)/")
+            try await browser.paste(text, into: "#receipt")
+            try await browser.click("form[action='/'] button[type=submit]")
+            return try await browser.source(containing: marker)
+        }
     }
 
-    /// The DOM after a page that fills the server's form at `path` with `fields` submits it.
-    func submitted(_ fields: KeyValuePairs<String, String>, to path: String, port: Int, awaiting marker: String) async throws -> String {
-        let driver = FileManager.default.temporaryDirectory.appendingPathComponent("submit-\(UUID().uuidString).html")
-        defer { try? FileManager.default.removeItem(at: driver) }
-        let inputs = fields.map { "<textarea name=\"\($0.key)\">\(SupportPage.escape($0.value))</textarea>" }.joined()
-        try Data("""
-        <!doctype html><html><body onload="document.forms[0].submit()">
-        <form method="post" action="http://127.0.0.1:\(port)\(path)">\(inputs)</form>
-        </body></html>
-        """.utf8).write(to: driver)
-        // chromium's --dump-dom sometimes dumps while the navigation started on load is still
-        // under way (an empty document, about one run in three here): up to three tries.
-        var dom = ""
-        for _ in 0..<3 where !dom.contains(marker) {
-            dom = try await renderedDOM(driver.absoluteString)
+    /// Opens the support page on `port`, types `fields` (by element id) into the ledger form and
+    /// clicks Look up; the DOM once `marker` shows the answer has arrived.
+    func lookedUp(_ fields: KeyValuePairs<String, String>, port: Int, awaiting marker: String) async throws -> String {
+        try await WebDriverBrowser.withBrowser { browser in
+            try await browser.open("http://127.0.0.1:\(port)/")
+            for (id, value) in fields {
+                try await browser.type(value, into: "#\(id)")
+            }
+            try await browser.click("form[action='/ledger'] button[type=submit]")
+            return try await browser.source(containing: marker)
         }
-        return dom
+    }
+
+    /// The page as a person first sees it.
+    func emptyPage(port: Int, awaiting marker: String) async throws -> String {
+        try await WebDriverBrowser.withBrowser { browser in
+            try await browser.open("http://127.0.0.1:\(port)/")
+            return try await browser.source(containing: marker)
+        }
     }
 
     @Test func pastedNotificationShowsItsTokens() async throws {
@@ -89,7 +64,7 @@ struct BrowserTests {
         try await app.test(.live) { client in
             let port = try #require(client.port)
             // The empty page, as a person first sees it.
-            let empty = try await renderedDOM("http://127.0.0.1:\(port)/")
+            let empty = try await emptyPage(port: port, awaiting: "id=\"receipt\"")
             #expect(empty.contains("<textarea id=\"receipt\" name=\"receipt\""))
 
             let base64 = Data(try Paths.fixture("sample.receipt")).base64EncodedString(options: [.lineLength64Characters])
@@ -116,14 +91,14 @@ struct BrowserTests {
             #expect(try await SignedDataFixtures.answer(client, "/v2/notifications",
                                                         ByteBuffer(bytes: try SignedDataFixtures.file("body-signed-payload.json"))).status == 200)
 
-            let empty = try await renderedDOM("http://127.0.0.1:\(port)/")
+            let empty = try await emptyPage(port: port, awaiting: "id=\"ledger-token\"")
             #expect(empty.contains("<input id=\"ledger-token\" name=\"token\" type=\"password\""))
 
-            let refused = try await submitted(["token": "wrong-token-wrong-token", "user": user], to: "/ledger", port: port, awaiting: "ledger-error")
+            let refused = try await lookedUp(["ledger-token": "wrong-token-wrong-token", "ledger-user": user], port: port, awaiting: "ledger-error")
             #expect(refused.contains("<p id=\"ledger-error\" class=\"failed\">The ledger token is missing or wrong.</p>"))
             #expect(!refused.contains("id=\"credits\"") && !refused.contains("id=\"missed\""))
 
-            let dom = try await submitted(["token": LedgerFixtures.token, "user": user], to: "/ledger", port: port, awaiting: "id=\"missed\"")
+            let dom = try await lookedUp(["ledger-token": LedgerFixtures.token, "ledger-user": user], port: port, awaiting: "id=\"missed\"")
             #expect(!dom.contains(LedgerFixtures.token))
             #expect(!dom.contains("<b id="))
             #expect(dom.contains("<h3>Credits of &lt;b id=\"injected\"&gt;alice&lt;/b&gt;&amp;amp;: 2</h3>"))
@@ -151,15 +126,14 @@ struct BrowserTests {
             let applePort = try #require(apple.port)
             try await ReconcileTests.withServer(simulator, port: applePort) { client in
                 let port = try #require(client.port)
-                let dom = try await submitted(["token": LedgerFixtures.token, "order": "MQ7X2R9ZK1"], to: "/ledger", port: port, awaiting: "id=\"order\"")
+                let dom = try await lookedUp(["ledger-token": LedgerFixtures.token, "ledger-order": "MQ7X2R9ZK1"], port: port, awaiting: "id=\"order\"")
                 #expect(dom.contains("<h3>Order MQ7X2R9ZK1: 1 transactions, verified</h3>"))
                 let order = try #require(dom.components(separatedBy: "id=\"order\"").last?.components(separatedBy: "</table>").first)
                 #expect(order.contains("<td>41</td><td>41</td><td>com.example.monthly</td><td>Production</td>"), "\(order)")
                 #expect(!dom.contains(simulator.keyID) && !dom.contains("BEGIN PRIVATE KEY"))
 
-                // Three: chromium may submit the form up to three times (see submitted).
-                simulator.inject(.status(400, errorCode: 4000006, message: "<img src=x onerror=alert(1)>"), times: 3)
-                let failed = try await submitted(["token": LedgerFixtures.token, "order": "<b>M1</b>"], to: "/ledger", port: port, awaiting: "order-error")
+                simulator.inject(.status(400, errorCode: 4000006, message: "<img src=x onerror=alert(1)>"))
+                let failed = try await lookedUp(["ledger-token": LedgerFixtures.token, "ledger-order": "<b>M1</b>"], port: port, awaiting: "order-error")
                 #expect(failed.contains("Order &lt;b&gt;M1&lt;/b&gt; could not be looked up"), "\(failed)")
                 #expect(failed.contains("errorCode 4000006, errorMessage &quot;&lt;img src=x onerror=alert(1)&gt;&quot;")
                         || failed.contains("errorCode 4000006, errorMessage \"&lt;img src=x onerror=alert(1)&gt;\""), "\(failed)")
