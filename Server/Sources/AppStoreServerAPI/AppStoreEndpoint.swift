@@ -26,6 +26,11 @@ public enum AppStoreEndpoint: String, Sendable, CaseIterable, Hashable {
         case .requestTestNotification, .testNotificationStatus, .massExtendRenewalDate, .massExtensionStatus: 1
         }
     }
+
+    /// The budget used when none is configured: Apple's production rate, a tenth of it in sandbox.
+    public func defaultRate(inSandbox: Bool) -> RequestRate {
+        RequestRate(perSecond: Double(productionRequestsPerSecond) * (inSandbox ? 0.1 : 1))
+    }
 }
 
 /// A request budget: at most `requests` requests leave in any `interval` seconds.

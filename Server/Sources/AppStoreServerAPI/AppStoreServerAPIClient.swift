@@ -46,8 +46,11 @@ public final class AppStoreServerAPIClient: Sendable {
             http = httpClient
             ownsHTTPClient = false
         } else {
-            http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                              configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+            var settings = HTTPClient.Configuration(redirectConfiguration: .disallow)
+            // A refused connection fails its attempt at once, to be retried with the client's own
+            // backoff, instead of being tried again quietly until the request's deadline.
+            settings.connectionPool.retryConnectionEstablishment = false
+            http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
             ownsHTTPClient = true
         }
         bearer = BearerToken(credentials: configuration.credentials)
@@ -113,7 +116,7 @@ public final class AppStoreServerAPIClient: Sendable {
         let base = production ? configuration.productionURL : configuration.sandboxURL
         let host = Self.host(of: base)
         let rate = (production ? configuration.productionBudgets : configuration.sandboxBudgets)[request.endpoint]
-            ?? RequestRate(perSecond: Double(request.endpoint.productionRequestsPerSecond) * (production ? 1 : 0.1))
+            ?? request.endpoint.defaultRate(inSandbox: !production)
         let key = "\(host) \(request.endpoint.rawValue)"
         var retries = 0
         var lastFailure = ""
@@ -130,15 +133,13 @@ public final class AppStoreServerAPIClient: Sendable {
                 let refusal = AppStoreAPIError.refused(host: host, status: status, errorCode: code, errorMessage: message)
                 if status == 429 || code == AppStoreAPIError.rateLimitExceeded {
                     lastFailure = "HTTP 429 (rate limit)"
-                    // Retry-After: when to ask again, in UNIX milliseconds. Without one, back off.
-                    // One in the past (or seconds, as some proxies send) backs off instead; one far
-                    // ahead holds the endpoint at most an hour (Apple's limits are hourly), so that no
-                    // answer can block every server on a shared budget for longer.
-                    let now = clock.now()
-                    if let instant = outcome.retryAfter, instant > now {
-                        let bounded = min(instant, now.addingTimeInterval(Self.longestRetryAfter))
-                        try await budgetCall(host) { try await self.budget.block(key, until: bounded) }
-                        retryAt = bounded
+                    // Retry-After: when to ask again, in UNIX milliseconds; nothing leaves for this
+                    // endpoint before it, however far ahead (the call itself gives up at its wait
+                    // bound). Without one, or one in the past (or seconds, as some proxies send),
+                    // back off.
+                    if let instant = outcome.retryAfter, instant > clock.now() {
+                        try await budgetCall(host) { try await self.budget.block(key, until: instant) }
+                        retryAt = instant
                     }
                 } else if status >= 500 || code.map(AppStoreAPIError.retryableCodes.contains) == true {
                     lastFailure = "HTTP \(status)" + (code.map { ", errorCode \($0)" } ?? "")
@@ -255,12 +256,13 @@ public final class AppStoreServerAPIClient: Sendable {
 
     // MARK: Small pieces
 
-    /// The longest a `Retry-After` holds an endpoint, in seconds.
-    static let longestRetryAfter: TimeInterval = 3600
+    /// The last instant RFC 3339 can write (9999-12-31T23:59:59.999Z), in UNIX milliseconds.
+    static let latestRetryAfter: Int64 = 253_402_300_799_999
 
-    /// Retry-After in UNIX milliseconds (Apple's form); nil for anything else.
+    /// Retry-After in UNIX milliseconds (Apple's form); nil for anything else, a number past the
+    /// year 9999 included (it is no instant a ledger or a log can write).
     static func retryAfter(_ text: String) -> Date? {
-        guard let milliseconds = Int64(text.filter { $0 != " " }), milliseconds > 0 else { return nil }
+        guard let milliseconds = Int64(text.filter { $0 != " " }), milliseconds > 0, milliseconds <= latestRetryAfter else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
     }
 

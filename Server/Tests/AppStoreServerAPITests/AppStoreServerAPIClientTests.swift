@@ -130,12 +130,22 @@ struct AppStoreServerAPIClientTests {
                     "\(later.map { $0.instant.timeIntervalSince(limited.instant) })")
             #expect(requests.filter { $0.status == 200 }.count == 4)
 
-            // A Retry-After beyond the call's wait bound ends the call at once, with no answer.
-            let impatient = try makeClient(ClientSettings(maxWait: 1))
-            simulator.inject(.rateLimit(after: 30), endpoint: .transactionInfo)
+            // A Retry-After beyond the call's wait bound ends the call at once, with no answer; the
+            // hold stays, however far ahead, for the calls after it.
+            let budget = InMemoryRequestBudget()
+            let impatient = try makeClient(ClientSettings(maxWait: 1, budget: budget))
+            simulator.inject(.rateLimit(after: 7200), endpoint: .transactionInfo)
             let started = Date()
             let error = await apiError { _ = try await impatient.transactionInfo("1") }
             #expect(error?.exitStatus == 3 && Date().timeIntervalSince(started) < 1, "\(String(describing: error))")
+            let held = try #require(await budget.blocked("127.0.0.1 \(AppStoreEndpoint.transactionInfo.rawValue)", at: started.addingTimeInterval(7100)))
+            #expect(abs(held.timeIntervalSince(started) - 7200) < 5, "held until \(held)")
+            let arrivals = simulator.requests.count
+            #expect(await apiError { _ = try await impatient.transactionInfo("2") }?.exitStatus == 3)
+            #expect(simulator.requests.count == arrivals, "a request left during Apple's Retry-After")
+            // A number past the year 9999 is no instant: backed off, not held.
+            #expect(AppStoreServerAPIClient.retryAfter("253402300799999") != nil)
+            #expect(AppStoreServerAPIClient.retryAfter("253402300800000") == nil && AppStoreServerAPIClient.retryAfter("9223372036854775807") == nil)
             try await client.shutdown()
             try await impatient.shutdown()
         }
@@ -159,6 +169,28 @@ struct AppStoreServerAPIClientTests {
 
             simulator.inject(.rateLimit(after: -60), endpoint: .transactionInfo)
             #expect(try await client.transactionInfo("1").signedTransactionInfo.payload.transactionId == "1")
+            try await client.shutdown()
+        }
+    }
+
+    /// Without a configured budget, Apple's published production rates, a tenth in sandbox; a
+    /// sandbox test notification (one per 10 s) asked twice in a row waits, or with a short wait
+    /// bound is no answer, and nothing leaves early.
+    @Test func defaultBudgetsAreApplesFigures() async throws {
+        #expect(AppStoreEndpoint.transactionInfo.defaultRate(inSandbox: false) == RequestRate(requests: 50, interval: 1))
+        #expect(AppStoreEndpoint.transactionInfo.defaultRate(inSandbox: true) == RequestRate(requests: 5, interval: 1))
+        #expect(AppStoreEndpoint.orderLookup.defaultRate(inSandbox: false) == RequestRate(requests: 10, interval: 1))
+        #expect(AppStoreEndpoint.extendRenewalDate.defaultRate(inSandbox: true) == RequestRate(requests: 2, interval: 1))
+        #expect(AppStoreEndpoint.requestTestNotification.defaultRate(inSandbox: false) == RequestRate(requests: 1, interval: 1))
+        let sandboxTest = AppStoreEndpoint.requestTestNotification.defaultRate(inSandbox: true)
+        #expect(sandboxTest.requests == 1 && abs(sandboxTest.interval - 10) < 1e-9)
+
+        try await withSimulator { simulator, makeClient in
+            let client = try makeClient(ClientSettings(environment: .sandbox, maxWait: 2))
+            _ = try await client.requestTestNotification()
+            let error = await apiError { _ = try await client.requestTestNotification() }
+            #expect(error?.exitStatus == 3, "\(String(describing: error))")
+            #expect(simulator.requests.filter { $0.endpoint == .requestTestNotification }.count == 1)
             try await client.shutdown()
         }
     }

@@ -60,6 +60,40 @@ struct ReceiptDumpAPITests {
         }
     }
 
+    /// --environment picks the host: sandbox asks only --sandbox-api-url; auto asks production
+    /// first and sandbox when production does not know the app (401 before its first release).
+    @Test func theEnvironmentPicksTheHost() async throws {
+        let simulator = try AppleSimulator()
+        addSubscription(to: simulator, in: .sandbox, ids: ["7", "8"])
+        try await simulator.application.test(.live) { client in
+            let port = client.port!
+            let sandbox = try await Self.run(simulator, port: port, ["transaction", "7", "--environment", "sandbox"])
+            #expect(sandbox.status == 0 && sandbox.output.contains("(Sandbox)"), "\(sandbox.status) \(sandbox.output) \(sandbox.errors)")
+            #expect(simulator.requests.map(\.environment) == [.sandbox])
+
+            let production = try await Self.run(simulator, port: port, ["transaction", "7"])
+            #expect(production.status == 1 && production.errors.contains("4040010"), "\(production.errors)")
+            #expect(simulator.requests.last?.environment == .production)
+
+            simulator.unreleased = true
+            let before = simulator.requests.count
+            let auto = try await Self.run(simulator, port: port, ["transaction", "7", "--environment", "auto"])
+            #expect(auto.status == 0 && auto.output.contains("(Sandbox)"), "\(auto.status) \(auto.errors)")
+            #expect(simulator.requests.dropFirst(before).map { "\($0.environment) \($0.status)" } == ["production 401", "sandbox 200"])
+        }
+    }
+
+    /// Nothing listening where Apple should be: no answer (3), naming the host and the refusal,
+    /// once the retries are used up, long before the wait bound.
+    @Test func aRefusedConnectionIsNoAnswer() async throws {
+        let simulator = try AppleSimulator()  // not started: only its key and the command's helper
+        // Port 1 (tcpmux): nothing listens there on a test machine, so connecting is refused.
+        let run = try await Self.run(simulator, port: 1, ["transaction", "1", "--max-wait", "60"])
+        #expect(run.status == 3 && run.errors.contains("no answer from 127.0.0.1") && run.errors.contains("refused")
+                && run.errors.contains("after 4 attempts"), "\(run.status) \(run.errors)")
+        #expect(run.seconds < 30, "\(run.seconds) s")
+    }
+
     /// Credentials from APP_STORE_* variables; none at all is a usage error (64).
     @Test func credentialsComeFromTheEnvironment() async throws {
         try await Self.withLiveSimulator { simulator, port in
@@ -98,6 +132,14 @@ struct ReceiptDumpAPITests {
             let usage = try await Self.run(simulator, port: port, ["extend", "1", "--days", "91", "--reason", "1"])
             #expect(usage.status == 64)
             #expect(try await Self.run(simulator, port: port, ["transaction", "1", "--timeout", "1e300"]).status == 64)
+
+            // A token that is not a JWS, and an answer that is not JSON: unreadable (2).
+            simulator.inject(.member("signedTransactionInfo", .string("not-a-token")), endpoint: .transactionInfo)
+            let malformed = try await Self.run(simulator, port: port, ["transaction", "1"])
+            #expect(malformed.status == 2 && malformed.errors.contains("signedTransactionInfo"), "\(malformed.status) \(malformed.errors)")
+            simulator.inject(.notJSON)
+            let notJSON = try await Self.run(simulator, port: port, ["transaction", "1"])
+            #expect(notJSON.status == 2, "\(notJSON.status) \(notJSON.errors)")
 
             // Apple holding the endpoint past --max-wait: no answer.
             simulator.inject(.rateLimit(after: 30))

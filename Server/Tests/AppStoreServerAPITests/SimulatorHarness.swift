@@ -30,7 +30,7 @@ func withSimulator(_ setUp: (AppleSimulator) -> Void = { _ in },
                 configuration.productionBudgets[endpoint] = rate
                 configuration.sandboxBudgets[endpoint] = rate
             }
-            return AppStoreServerAPIClient(configuration: configuration)
+            return AppStoreServerAPIClient(configuration: configuration, budget: settings.budget ?? InMemoryRequestBudget())
         }
     }
 }
@@ -43,6 +43,8 @@ struct ClientSettings: Sendable {
     var maxAnswerBytes = 8 << 20
     var keyID: String?
     var budgets: [AppStoreEndpoint: RequestRate] = [:]
+    /// Where departures are reserved: the client's own when nil.
+    var budget: InMemoryRequestBudget?
 }
 
 /// The error a call throws, or nil.

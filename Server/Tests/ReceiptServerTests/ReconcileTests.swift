@@ -1,5 +1,6 @@
 import AppleSimulator
 import AppStoreServerAPI
+import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -164,6 +165,21 @@ struct ReconcileTests {
 
                 let healed = try await LedgerFixtures.send(client, .post, "/v1/reconcile")
                 #expect(healed.status == 200 && healed.json["applied"] as? Int == 6, "\(healed.json)")
+
+                // A cycle asked for (on a connection of its own) while another waits on Apple: 409,
+                // and the running one ends well.
+                simulator.inject(.hang(seconds: 1.5), endpoint: .notificationHistory)
+                async let running = LedgerFixtures.send(client, .post, "/v1/reconcile")
+                try await Task.sleep(for: .milliseconds(500))
+                var request = HTTPClientRequest(url: "http://127.0.0.1:\(try #require(client.port))/v1/reconcile")
+                request.method = .POST
+                request.headers.add(name: "Authorization", value: "Bearer \(LedgerFixtures.token)")
+                let concurrent = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+                let refusal = try JSONSerialization.jsonObject(with: Data(buffer: try await concurrent.body.collect(upTo: 1 << 16))) as? [String: Any]
+                #expect(concurrent.status.code == 409 && (refusal?["error"] as? [String: Any])?["code"] as? String == "reconcileRunning",
+                        "\(concurrent.status) \(String(describing: refusal))")
+                let ran = try await running
+                #expect(ran.status == 200 && ran.json["applied"] as? Int == 0, "\(ran.json)")
             }
         }
     }

@@ -84,19 +84,8 @@ struct SignedDataOptionTests {
     @Test(arguments: [("12ab", "RECEIPT_SERVER_APP_APPLE_ID is a positive number, not '12ab'."),
                       ("0", "--app-apple-id is a positive number.")])
     func appAppleIDFromTheEnvironment(_ value: String, _ message: String) throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("receipt-server")
-        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "receipt-server is built beside the tests")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--port", "0"]
-        process.environment = ["RECEIPT_SERVER_APP_APPLE_ID": value]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 64)
+        let (status, text) = try ReceiptServerProgram.run(environment: ["RECEIPT_SERVER_APP_APPLE_ID": value])
+        #expect(status == 64)
         #expect(text.contains(message), "\(text)")
     }
 
