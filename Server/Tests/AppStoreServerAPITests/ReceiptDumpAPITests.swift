@@ -83,6 +83,36 @@ struct ReceiptDumpAPITests {
         }
     }
 
+    /// `notifications --transaction-id` asks for one customer's notifications only; `--at` judges
+    /// every signed value at that instant (before the test PKI's certificates: not verified, 1).
+    @Test func oneCustomersNotificationsAndTheInstantJudged() async throws {
+        let simulator = try AppleSimulator()
+        addSubscription(to: simulator, in: .production)
+        addSubscription(to: simulator, in: .production, ids: ["7", "8"])
+        try await simulator.application.test(.live) { client in
+            let port = client.port!
+            func notifications(_ extra: [String]) async throws -> [String] {
+                let run = try await Self.run(simulator, port: port, ["notifications", "--start", "2025-06-01T00:00:00Z",
+                                                                     "--end", "2025-06-02T00:00:00Z", "--format", "json"] + extra)
+                #expect(run.status == 0, "\(run.errors)")
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+                let answers = try #require(json["answers"] as? [[String: Any]])
+                // Each notification's own transaction, as the report shows it (nested, verified).
+                return answers.flatMap { (($0["report"] as? [String: Any])?["tokens"] as? [[String: Any]]) ?? [] }
+                    .flatMap { ($0["nested"] as? [[String: Any]]) ?? [] }
+                    .compactMap { ($0["payload"] as? [String: Any])?["originalTransactionId"] as? String }
+            }
+            let everyone = try await notifications([])
+            #expect(everyone.count == 7 && Set(everyone) == ["1", "7"], "\(everyone)")
+            let one = try await notifications(["--transaction-id", "8"])
+            #expect(one == ["7", "7", "7"], "\(one)")
+
+            #expect(try await Self.run(simulator, port: port, ["transaction", "1", "--at", "2025-06-01T00:00:00Z"]).status == 0)
+            let early = try await Self.run(simulator, port: port, ["transaction", "1", "--at", "2020-06-01T00:00:00Z"])
+            #expect(early.status == 1 && early.errors.contains("signedTransactionInfo is not verified"), "\(early.status) \(early.errors)")
+        }
+    }
+
     /// Nothing listening where Apple should be: no answer (3), naming the host and the refusal,
     /// once the retries are used up, long before the wait bound.
     @Test func aRefusedConnectionIsNoAnswer() async throws {

@@ -239,9 +239,15 @@ public final class AppleSimulator: @unchecked Sendable {
                   case .number(let endText)? = request["endDate"], let startMs = Int64(startText), let endMs = Int64(endText)
             else { status = 400; return Self.response(400, Self.error(4000015, "Invalid start date.")) }
             let onlyFailures = request["onlyFailures"] == .bool(true)
+            // transactionId: that customer's notifications only (here: the subscription's).
+            var customer: String?
+            if case .string(let id)? = request["transactionId"] {
+                customer = store.transactions.first { Self.string($0, "transactionId") == id }.flatMap { Self.string($0, "originalTransactionId") } ?? id
+            }
             let matching = store.notifications.filter {
                 let ms = Int64($0.signedDate.timeIntervalSince1970 * 1000)
                 return ms >= startMs && ms < endMs && (!onlyFailures || $0.failed)
+                    && (customer == nil || Self.originalTransactionId(ofNotification: $0.payload) == customer)
             }
             let start = Int((query["paginationToken"] ?? "").dropFirst(4)) ?? 0
             let page = Array(matching.dropFirst(start).prefix(pageSize))
@@ -460,6 +466,19 @@ extension AppleSimulator {
     public func signed(_ members: Members) -> String { signer.sign(members) }
 
     /// A notification's payload about `transaction` (its token nested in `data`).
+    /// The `originalTransactionId` in a notification's signed transaction (read, not verified:
+    /// the simulator signed it).
+    static func originalTransactionId(ofNotification members: Members) -> String? {
+        guard case .object(let data)? = members.first(where: { $0.key == "data" })?.value,
+              case .string(let token)? = data.first(where: { $0.key == "signedTransactionInfo" })?.value else { return nil }
+        let parts = token.split(separator: ".")
+        guard parts.count == 3 else { return nil }
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let payload = Data(base64Encoded: base64), case .object(let transaction)? = try? StrictJSON.parse(Array(payload)) else { return nil }
+        return string(transaction, "originalTransactionId")
+    }
+
     public func notification(_ type: String, subtype: String? = nil, uuid: String = UUID().uuidString.lowercased(),
                              transaction: Members, environment: ReceiptParser.Environment, signedDate: Date = AppleSimulator.signedDate) -> Members {
         var data: Members = [
