@@ -18,7 +18,10 @@ public struct SystemAppStoreClock: AppStoreClock {
     public func now() -> Date { Date() }
     public func sleep(until instant: Date) async throws {
         // At most a day at a time: no instant, however far, overflows the conversion.
-        let seconds = min(instant.timeIntervalSinceNow, 86_400)
-        if seconds > 0 { try await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded(.up)))) }
+        while true {
+            let seconds = instant.timeIntervalSinceNow
+            guard seconds > 0 else { return }
+            try await Task.sleep(for: .milliseconds(Int64((min(seconds, 86_400) * 1000).rounded(.up))))
+        }
     }
 }

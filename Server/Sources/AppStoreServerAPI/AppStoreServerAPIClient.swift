@@ -47,8 +47,9 @@ public final class AppStoreServerAPIClient: Sendable {
             ownsHTTPClient = false
         } else {
             var settings = HTTPClient.Configuration(redirectConfiguration: .disallow)
-            // A refused connection fails its attempt at once, to be retried with the client's own
-            // backoff, instead of being tried again quietly until the request's deadline.
+            // A connection that cannot be made (refused, no such host, a failed handshake, the
+            // connect timeout) fails the requests waiting for it at once, each retried with the
+            // client's own backoff, instead of being tried again quietly until their deadline.
             settings.connectionPool.retryConnectionEstablishment = false
             http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
             ownsHTTPClient = true
@@ -134,9 +135,9 @@ public final class AppStoreServerAPIClient: Sendable {
                 if status == 429 || code == AppStoreAPIError.rateLimitExceeded {
                     lastFailure = "HTTP 429 (rate limit)"
                     // Retry-After: when to ask again, in UNIX milliseconds; nothing leaves for this
-                    // endpoint before it, however far ahead (the call itself gives up at its wait
-                    // bound). Without one, or one in the past (or seconds, as some proxies send),
-                    // back off.
+                    // endpoint before it, however far ahead (a call whose wait bound ends sooner
+                    // gives up at once). Without one, or one in the past (or seconds, as some
+                    // proxies send), back off.
                     if let instant = outcome.retryAfter, instant > clock.now() {
                         try await budgetCall(host) { try await self.budget.block(key, until: instant) }
                         retryAt = instant

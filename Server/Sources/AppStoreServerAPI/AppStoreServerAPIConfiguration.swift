@@ -51,14 +51,12 @@ public struct AppStoreServerAPIConfiguration: Sendable {
         self.productionURL = productionURL
         self.sandboxURL = sandboxURL
         self.trust = trust
-        productionBudgets = Self.defaultBudgets(scale: 1)
-        sandboxBudgets = Self.defaultBudgets(scale: 0.1)
+        productionBudgets = Self.defaultBudgets(inSandbox: false)
+        sandboxBudgets = Self.defaultBudgets(inSandbox: true)
     }
 
-    /// Apple's published production figures, times `scale`.
-    public static func defaultBudgets(scale: Double) -> [AppStoreEndpoint: RequestRate] {
-        Dictionary(uniqueKeysWithValues: AppStoreEndpoint.allCases.map {
-            ($0, RequestRate(perSecond: Double($0.productionRequestsPerSecond) * scale))
-        })
+    /// Every endpoint's default budget (``AppStoreEndpoint/defaultRate(inSandbox:)``).
+    public static func defaultBudgets(inSandbox: Bool) -> [AppStoreEndpoint: RequestRate] {
+        Dictionary(uniqueKeysWithValues: AppStoreEndpoint.allCases.map { ($0, $0.defaultRate(inSandbox: inSandbox)) })
     }
 }

@@ -12,7 +12,7 @@ enum APIOutput {
         let client = try options.makeClient()
         // --max-wait bounds the whole command, also one of several calls (test-notification).
         let bound = options.maxWait
-        // The host the call was last waiting on: sandbox's when only sandbox is asked.
+        // The host asked first: sandbox's when only sandbox is asked.
         let base = options.environment == .sandbox ? options.sandboxAPIURL : options.apiURL
         let host = URL(string: base)?.host ?? base
         let outcome = await withTaskGroup(of: Result<[AppStoreAnswer], AppStoreAPIError>?.self) { group in

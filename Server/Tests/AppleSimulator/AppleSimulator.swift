@@ -118,8 +118,11 @@ public final class AppleSimulator: @unchecked Sendable {
         lock.withLock { faults.append((fault, endpoint, times)) }
     }
 
-    /// Every request so far, in arrival order.
+    /// Every request so far, in arrival order (each kept once it is answered).
     public var requests: [Arrival] { lock.withLock { arrivals } }
+    /// How many requests have arrived, answered or not (one held by a `hang` counts at once).
+    public var requestsStarted: Int { lock.withLock { started } }
+    private var started = 0
 
     /// The app account tokens set, by original transaction id.
     public func appAccountTokens(in environment: ReceiptParser.Environment) -> [String: String] { lock.withLock { stores[environment]!.appAccountTokens } }
@@ -145,6 +148,7 @@ public final class AppleSimulator: @unchecked Sendable {
         let body = Array(try await request.body.collect(upTo: 1 << 20).readableBytesView)
         let query = request.uri.queryParameters
         let now = Date()
+        lock.withLock { started += 1 }
         var status = 200
         defer { lock.withLock { arrivals.append(Arrival(endpoint: endpoint, environment: environment, instant: now, status: status)) } }
 
@@ -465,7 +469,6 @@ extension AppleSimulator {
     /// `members` signed as Apple signs: a compact JWS by the test PKI.
     public func signed(_ members: Members) -> String { signer.sign(members) }
 
-    /// A notification's payload about `transaction` (its token nested in `data`).
     /// The `originalTransactionId` in a notification's signed transaction (read, not verified:
     /// the simulator signed it).
     static func originalTransactionId(ofNotification members: Members) -> String? {
@@ -479,6 +482,7 @@ extension AppleSimulator {
         return string(transaction, "originalTransactionId")
     }
 
+    /// A notification's payload about `transaction` (its token nested in `data`).
     public func notification(_ type: String, subtype: String? = nil, uuid: String = UUID().uuidString.lowercased(),
                              transaction: Members, environment: ReceiptParser.Environment, signedDate: Date = AppleSimulator.signedDate) -> Members {
         var data: Members = [

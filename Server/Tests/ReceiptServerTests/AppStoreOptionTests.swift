@@ -10,6 +10,7 @@ import Testing
 /// receipt-server's App Store Server API options: by flag in the process, and by
 /// `RECEIPT_SERVER_*` variable through the built program (the variables are the process's own,
 /// so they are not set in this one, where other suites parse the command line at the same time).
+@Suite(.timeLimit(.minutes(3)))
 struct AppStoreOptionTests {
     static let ledger = ["--ledger", "sqlite:/tmp/ledger.sqlite", "--ledger-token", LedgerFixtures.token,
                          "--environment", "sandbox", "--bundle-id", "com.example.receipts"]
@@ -83,7 +84,7 @@ struct AppStoreOptionTests {
                 (["RECEIPT_SERVER_SET_APP_ACCOUNT_TOKENS": "1"], "need --app-store-key-file"),
             ]
             for (variables, message) in cases {
-                let (status, errors) = try ReceiptServerProgram.run(environment: base.merging(variables) { $1 })
+                let (status, errors) = try await ReceiptServerProgram.run(environment: base.merging(variables) { $1 })
                 #expect(status == 64 && errors.contains(message), "\(variables.keys.sorted()): \(status) \(errors)")
             }
         }

@@ -167,10 +167,13 @@ struct ReconcileTests {
                 #expect(healed.status == 200 && healed.json["applied"] as? Int == 6, "\(healed.json)")
 
                 // A cycle asked for (on a connection of its own) while another waits on Apple: 409,
-                // and the running one ends well.
-                simulator.inject(.hang(seconds: 1.5), endpoint: .notificationHistory)
+                // and the running one ends well. The running cycle holds the lease before it asks
+                // Apple, so the second is sent once Apple has the first's request.
+                simulator.inject(.hang(seconds: 3), endpoint: .notificationHistory)
+                let before = simulator.requestsStarted
                 async let running = LedgerFixtures.send(client, .post, "/v1/reconcile")
-                try await Task.sleep(for: .milliseconds(500))
+                let deadline = Date().addingTimeInterval(10)
+                while simulator.requestsStarted == before && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
                 var request = HTTPClientRequest(url: "http://127.0.0.1:\(try #require(client.port))/v1/reconcile")
                 request.method = .POST
                 request.headers.add(name: "Authorization", value: "Bearer \(LedgerFixtures.token)")

@@ -83,8 +83,8 @@ struct SignedDataOptionTests {
     /// the whole test process's, and other tests parse options at the same time.
     @Test(arguments: [("12ab", "RECEIPT_SERVER_APP_APPLE_ID is a positive number, not '12ab'."),
                       ("0", "--app-apple-id is a positive number.")])
-    func appAppleIDFromTheEnvironment(_ value: String, _ message: String) throws {
-        let (status, text) = try ReceiptServerProgram.run(environment: ["RECEIPT_SERVER_APP_APPLE_ID": value])
+    func appAppleIDFromTheEnvironment(_ value: String, _ message: String) async throws {
+        let (status, text) = try await ReceiptServerProgram.run(environment: ["RECEIPT_SERVER_APP_APPLE_ID": value])
         #expect(status == 64)
         #expect(text.contains(message), "\(text)")
     }
