@@ -105,6 +105,8 @@ let package = Package(
             name: "AppleSimulator",
             dependencies: [
                 "AppStoreServerAPI",
+                // Runs the built receipt-dump-api.
+                "ServerTestSupport",
                 .product(name: "ReceiptParser", package: "ReceiptParser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -125,7 +127,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
-        // What both test targets share: a clock moved by hand, a temporary folder.
+        // What the test targets share: a clock moved by hand, a temporary folder, a child process.
         .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
         .testTarget(
             name: "ReceiptLedgerTests",

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 
 extension AppleSimulator {
     /// What one run of the built receipt-dump-api gave.
@@ -23,41 +24,19 @@ extension AppleSimulator {
     public func runReceiptDumpAPI(_ arguments: [String], port: Int, credentials: Bool = true,
                                   environment: [String: String] = [:]) async throws -> ReceiptDumpAPIRun {
         guard let binary = Self.receiptDumpAPI else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "receipt-dump-api not found beside the test bundle"]) }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let keyFile = folder.appendingPathComponent("AuthKey.p8")
-        try Data(privateKeyPEM.utf8).write(to: keyFile)
-        var all = arguments + ["--root", Signer.pki.appendingPathComponent("jws-root.der").path,
-                               "--api-url", "http://127.0.0.1:\(port)/production", "--sandbox-api-url", "http://127.0.0.1:\(port)/sandbox"]
-        if credentials {
-            all += ["--key-file", keyFile.path, "--key-id", keyID, "--issuer-id", issuerID, "--bundle-id", bundleID]
+        return try await withTemporaryDirectory("api") { folder in
+            let keyFile = folder.appendingPathComponent("AuthKey.p8")
+            try Data(privateKeyPEM.utf8).write(to: keyFile)
+            var all = arguments + ["--root", Signer.pki.appendingPathComponent("jws-root.der").path,
+                                   "--api-url", "http://127.0.0.1:\(port)/production", "--sandbox-api-url", "http://127.0.0.1:\(port)/sandbox"]
+            if credentials {
+                all += ["--key-file", keyFile.path, "--key-id", keyID, "--issuer-id", issuerID, "--bundle-id", bundleID]
+            }
+            var variables = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("APP_STORE_") }
+            variables.merge(environment.mapValues { $0 == "KEYFILE" ? keyFile.path : $0 }) { $1 }
+            let run = try await runChildProcess(binary, all, environment: variables)
+            // A run stopped at the time limit reads as killed (137), as a shell would say.
+            return ReceiptDumpAPIRun(status: run.status ?? 128 + SIGKILL, output: run.output, errors: run.errors, seconds: run.seconds)
         }
-        var processEnvironment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("APP_STORE_") }
-        processEnvironment.merge(environment.mapValues { $0 == "KEYFILE" ? keyFile.path : $0 }) { $1 }
-        let arguments = all, variables = processEnvironment
-        let outputFile = folder.appendingPathComponent("stdout"), errorFile = folder.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        let started = Date()
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                do {
-                    let process = Process()
-                    process.executableURL = binary
-                    process.arguments = arguments
-                    process.environment = variables
-                    process.standardOutput = try FileHandle(forWritingTo: outputFile)
-                    process.standardError = try FileHandle(forWritingTo: errorFile)
-                    try process.run()
-                    process.waitUntilExit()
-                    continuation.resume(returning: process.terminationStatus)
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }.start()
-        }
-        return ReceiptDumpAPIRun(status: status, output: try String(contentsOf: outputFile, encoding: .utf8),
-                                 errors: try String(contentsOf: errorFile, encoding: .utf8), seconds: Date().timeIntervalSince(started))
     }
 }
