@@ -27,19 +27,8 @@ struct WebDriverBrowser: Sendable {
         guard let chromedriverPath, let chromiumPath else {
             throw Failure(description: "chromium or chromedriver is not installed (scripts/bootstrap --server)")
         }
-        let driver = Process()
-        driver.executableURL = URL(fileURLWithPath: chromedriverPath)
-        driver.arguments = ["--port=0"]
-        let output = Pipe()
-        driver.standardOutput = output
-        driver.standardError = FileHandle.nullDevice
-        try driver.run()
-        defer {
-            // SIGKILL: chromedriver inherits the test process's blocked signals, SIGTERM among them.
-            kill(driver.processIdentifier, SIGKILL)
-            driver.waitUntilExit()
-        }
-        let port = try await announcedPort(output.fileHandleForReading)
+        let (driver, port) = try await startDriver(chromedriverPath)
+        defer { stop(driver) }
         let endpoint = "http://127.0.0.1:\(port)"
         let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": ["goog:chromeOptions": [
             "binary": chromiumPath,
@@ -133,6 +122,37 @@ struct WebDriverBrowser: Sendable {
             throw Failure(description: "WebDriver \(method) \(path): \(response.status): \(String(describing: value))")
         }
         return value is NSNull ? nil : value
+    }
+
+    /// chromedriver, listening on a port of its choosing. With `--port=0` it may pick a number
+    /// that it then finds taken on one of IPv4 and IPv6 on a busy machine ("IPv4 port not
+    /// available. Exiting..."): it is started again, on another, up to five times.
+    private static func startDriver(_ path: String) async throws -> (Process, Int) {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let driver = Process()
+            driver.executableURL = URL(fileURLWithPath: path)
+            driver.arguments = ["--port=0"]
+            let output = Pipe()
+            driver.standardOutput = output
+            driver.standardError = FileHandle.nullDevice
+            try driver.run()
+            do {
+                return (driver, try await announcedPort(output.fileHandleForReading))
+            } catch let failure as Failure where failure.description.contains("port not available") && attempt < 5 {
+                stop(driver)
+            } catch {
+                stop(driver)
+                throw error
+            }
+        }
+    }
+
+    /// SIGKILL: chromedriver inherits the test process's blocked signals, SIGTERM among them.
+    private static func stop(_ driver: Process) {
+        kill(driver.processIdentifier, SIGKILL)
+        driver.waitUntilExit()
     }
 
     /// The port chromedriver says it listens on ("… started successfully on port N.").
