@@ -159,9 +159,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 // WebDriver's HTTP commands to chromedriver (the browser tests).
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                // Which thread a request ran on (ConnectionLoopTests).
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
     ]

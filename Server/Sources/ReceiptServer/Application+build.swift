@@ -9,9 +9,8 @@ typealias AppRequestContext = BasicRequestContext
 /// Builds the receipt server: its router (``buildRouter(service:ledger:)``), limits and logging
 /// around one shared ``ServerConfiguration``, and the services that run beside it.
 ///
-/// Each connection runs on one event loop (``ConnectionLoopChannel``). Verification runs under a
-/// ``VerificationGate``: at most ``ServerConfiguration/maximumConcurrentVerifications`` at once,
-/// large bodies off the event loops; a request that waits longer
+/// Verification runs under a ``VerificationGate``: off the event loops, at most
+/// ``ServerConfiguration/maximumConcurrentVerifications`` at once; a request that waits longer
 /// than ``ServerConfiguration/verificationTimeoutSeconds`` for its turn gets 503 with status
 /// 21005. `/health` does not wait.
 ///
@@ -31,7 +30,7 @@ public func buildApplication(_ configuration: ServerConfiguration, ledger: Serve
     }
     return Application(
         router: buildRouter(service: service, ledger: ledger, reconciler: reconciler),
-        server: .http1OnConnectionLoops(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
+        server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "receipt-server",

@@ -7,7 +7,7 @@ import ReceiptParser
 /// and shape the answer.
 struct ReceiptService: Sendable {
     let configuration: ServerConfiguration
-    /// Where verifications run: a bounded number at once, large bodies off the event loops.
+    /// Where verifications run: off the event loops, a bounded number at once.
     let gate: VerificationGate
     /// What the server counts (``ServerMetrics``).
     let metrics: ServerMetrics

@@ -31,17 +31,16 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeoutSeconds: Int64
     /// The most connections served at once; more wait in the listen backlog.
     public var maximumConnections: Int
-    /// The most verifications (body parse, verification, decoding) run at once: bodies over
-    /// ``inlineBodySize`` on threads of their own, off the event loops; smaller ones on their
-    /// connection's event loop. Twice the processors by default: every core can
+    /// The most verifications (body parse, verification, decoding) run at once, each on a
+    /// thread of its own off the event loops. Twice the processors by default: every core can
     /// be busy with an expensive body while as many slots remain for ordinary receipts, which
     /// take about a millisecond each.
     public var maximumConcurrentVerifications: Int
     /// Seconds a request may wait for a verification slot; one that waits longer is answered
     /// 503 with status 21005 ("temporarily unable"), which clients of Apple's service retry.
     public var verificationTimeoutSeconds: Double
-    /// Bodies up to this many bytes are verified on the request's own thread (its connection's
-    /// event loop, ``ConnectionLoopChannel``) once they hold a slot: the library's limits make them cheap (a 64 KiB receipt verifies in well under a
+    /// Bodies up to this many bytes are verified on the request's own thread once they hold a
+    /// slot: the library's limits make them cheap (a 64 KiB receipt verifies in well under a
     /// millisecond), and a hop to the verification threads and back cost more than the
     /// verification itself (3 750 against 6 500 requests/s). Larger bodies go to the threads.
     var inlineBodySize = 64 << 10

@@ -58,15 +58,7 @@ final class VerificationGate: Sendable {
     }
 
     private func acquire() async -> Bool {
-        // A free slot is taken without suspending: a suspension costs a trip through the
-        // executor, as much as a small receipt's decoding.
-        let took = state.withLockedValue { state in
-            guard state.free > 0 else { return false }
-            state.free -= 1
-            return true
-        }
-        if took { return true }
-        return await withCheckedContinuation { continuation in
+        await withCheckedContinuation { continuation in
             let id: UInt64? = state.withLockedValue { state in
                 if state.free > 0 {
                     state.free -= 1

@@ -61,7 +61,7 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle connection is closed (RECEIPT_SERVER_IDLE_TIMEOUT).")
     var idleTimeout: Int64 = fromEnvironment("IDLE_TIMEOUT").flatMap { Int64($0) } ?? 30
 
-    @Option(name: .customLong("max-concurrent-verifications"), help: ArgumentHelp("Verifications run at once; bodies over 64 KiB run off the event loops (RECEIPT_SERVER_MAX_CONCURRENT_VERIFICATIONS). Default: twice the processors.", valueName: "N"))
+    @Option(name: .customLong("max-concurrent-verifications"), help: ArgumentHelp("Verifications run at once, off the event loops (RECEIPT_SERVER_MAX_CONCURRENT_VERIFICATIONS). Default: twice the processors.", valueName: "N"))
     var maximumConcurrentVerifications: Int = fromEnvironment("MAX_CONCURRENT_VERIFICATIONS").flatMap(Int.init)
         ?? ServerConfiguration.defaultMaximumConcurrentVerifications
 
