@@ -12,42 +12,53 @@ import GRDB
 /// a savepoint makes SQLite journal every page the write touches, which costs more than the
 /// commits saved). No caller hears "committed" before the sync that made it durable.
 ///
-/// There is no task of its own: each caller queues its write, then takes a turn on GRDB's writer
-/// queue, which commits whatever is queued then (its write, unless an earlier turn took it). When
-/// the turn returns, the write has been committed or failed, by this turn or an earlier one.
+/// There is no task of its own: a write that finds no turn of the writer pending asks GRDB's
+/// writer queue for one, and that turn commits whatever is queued when it starts. Each caller is
+/// resumed by the turn that committed (or failed) its write, as soon as it has: not after the
+/// turns queued before its own, which may commit other writes and sync again.
 final class SQLiteGroupCommit: @unchecked Sendable {
-    // @unchecked: `queued` is guarded by `lock`; a write's outcome is set on the writer queue
-    // before the turn that set it returns, and read after.
+    // @unchecked: `queued`, `turnPending` and `turnsThatCommitted` are guarded by `lock`.
     private let pool: DatabasePool
     private let lock = NSLock()
     private var queued: [any QueuedWrite] = []
+    private var turnPending = false
     private var turnsThatCommitted = 0
 
     /// How many transactions committed writes, for the tests.
     var commits: Int { lock.withLock { turnsThatCommitted } }
+
+    /// How many writes wait for a turn, for the tests.
+    var waiting: Int { lock.withLock { queued.count } }
 
     init(pool: DatabasePool) {
         self.pool = pool
     }
 
     func write<T: Sendable>(_ work: @escaping @Sendable (any LedgerConnection) throws -> T) async throws -> T {
-        let write = Write(work)
-        lock.withLock { queued.append(write) }
         // Not GRDB's cancellable `write`: cancelling it interrupts SQLite, which would fail the
         // other callers' writes of the batch. A caller past its deadline stops waiting instead.
-        await withCheckedContinuation { (turnEnded: CheckedContinuation<Void, Never>) in
-            pool.asyncWriteWithoutTransaction { db in
-                self.commitQueued(db)
-                turnEnded.resume()
+        let outcome = await withCheckedContinuation { (finished: CheckedContinuation<Result<T, any Error>, Never>) in
+            let write = Write(work, finished: finished)
+            let asksForTurn = lock.withLock {
+                queued.append(write)
+                defer { turnPending = true }
+                return !turnPending
+            }
+            if asksForTurn {
+                pool.asyncWriteWithoutTransaction { db in self.commitQueued(db) }
             }
         }
-        return try write.outcome()
+        return try outcome.get()
     }
 
     /// One turn of the writer: everything queued, in one transaction; one at a time if that fails.
+    /// Writes queued from now on ask for the next turn.
     private func commitQueued(_ db: Database) {
         let batch: [any QueuedWrite] = lock.withLock {
-            defer { queued.removeAll(keepingCapacity: true) }
+            defer {
+                queued.removeAll(keepingCapacity: true)
+                turnPending = false
+            }
             return queued
         }
         guard !batch.isEmpty else { return }
@@ -89,42 +100,33 @@ final class SQLiteGroupCommit: @unchecked Sendable {
 private protocol QueuedWrite: AnyObject {
     /// Runs the write in the turn's transaction, keeping what it answers.
     func run(on db: Database) throws
-    /// Ends the write: committed (nil) or failed.
+    /// Ends the write, committed (nil) or failed, and resumes its caller: called once.
     func finish(_ failure: (any Error)?)
 }
 
 private final class Write<T: Sendable>: QueuedWrite, @unchecked Sendable {
-    // @unchecked: `answer` and `outcome` are written on the writer queue during a turn and read by
-    // the caller after that turn has returned (GRDB's queue orders the two); the lock makes it plain.
+    // @unchecked: `answer` is written and read on the writer queue, during the turn that runs the
+    // write and then finishes it.
     private let work: @Sendable (any LedgerConnection) throws -> T
-    private let lock = NSLock()
+    private let finished: CheckedContinuation<Result<T, any Error>, Never>
     private var answer: T?
-    private var result: Result<T, any Error>?
 
-    init(_ work: @escaping @Sendable (any LedgerConnection) throws -> T) {
+    init(_ work: @escaping @Sendable (any LedgerConnection) throws -> T, finished: CheckedContinuation<Result<T, any Error>, Never>) {
         self.work = work
+        self.finished = finished
     }
 
     func run(on db: Database) throws {
-        let value = try work(SQLiteLedgerConnection(db: db))
-        lock.withLock { answer = value }
+        answer = try work(SQLiteLedgerConnection(db: db))
     }
 
     func finish(_ failure: (any Error)?) {
-        lock.withLock {
-            if let failure {
-                result = .failure(failure)
-            } else if let answer {
-                result = .success(answer)
-            } else {
-                result = .failure(LedgerError.storageUnavailable("the write did not complete"))
-            }
+        if let failure {
+            finished.resume(returning: .failure(failure))
+        } else if let answer {
+            finished.resume(returning: .success(answer))
+        } else {
+            finished.resume(returning: .failure(LedgerError.storageUnavailable("the write did not complete")))
         }
-    }
-
-    /// What the write answers, once a turn of the writer has taken it.
-    func outcome() throws -> T {
-        guard let result = lock.withLock({ result }) else { throw LedgerError.storageUnavailable("the write was not run") }
-        return try result.get()
     }
 }

@@ -119,4 +119,65 @@ struct SQLiteGroupCommitTests {
             #expect(Set(keys) == Set((0..<400).filter { $0 < 200 || $0 % 10 != 0 }.map { "key-\($0)" }) && keys.count == 380)
         }
     }
+
+    /// A caller hears of its write from the turn that committed it: "third", committed with
+    /// "second", does not wait for "last", a slow write queued while they committed.
+    @Test func aCommittedWriteDoesNotWaitForTheWritesQueuedAfterIt() async throws {
+        try await withLedger(.sqlite) { ledger, _ in
+            let store = try #require(ledger.store as? DatabaseLedgerStore)
+            let driver = try #require(store.driver as? SQLiteLedgerDriver)
+            let groupCommit = driver.groupCommit
+            try await driver.write { connection in _ = try connection.execute("CREATE TABLE turns (key TEXT PRIMARY KEY)", []) }
+            // The writes wait on the writer's thread (semaphores); the test polls, off it.
+            let firstMayEnd = DispatchSemaphore(value: 0), lastMayEnd = DispatchSemaphore(value: 0)
+            let firstRuns = Flag(), secondRuns = Flag(), thirdDone = Flag()
+            /// Inserts `key`; `during` runs first, on the writer, inside the turn's transaction.
+            @Sendable func insert(_ key: String, during: @escaping @Sendable () -> Void = {}) async throws {
+                try await driver.write { connection in
+                    during()
+                    _ = try connection.execute("INSERT INTO turns VALUES (?)", [.text(key)])
+                }
+            }
+
+            let first = Task { try await insert("first") { firstRuns.set(); firstMayEnd.wait() } }
+            try await until { firstRuns.isSet }
+            let second = Task {
+                try await insert("second") {
+                    secondRuns.set()
+                    let deadline = Date().addingTimeInterval(10)
+                    while groupCommit.waiting < 1 && Date() < deadline { usleep(1_000) }  // "last" queued behind this turn
+                }
+            }
+            let third = Task { try await insert("third"); thirdDone.set() }
+            try await until { groupCommit.waiting == 2 }
+            firstMayEnd.signal()
+            try await until { secondRuns.isSet }
+            let last = Task { try await insert("last") { lastMayEnd.wait() } }
+
+            try await until { thirdDone.isSet }
+            let thirdHeardWhileLastHeld = thirdDone.isSet
+            lastMayEnd.signal()
+            for write in [first, second, third, last] { try await write.value }
+            #expect(thirdHeardWhileLastHeld, "the caller of \"third\" waited for \"last\", queued after its commit")
+            let keys = try await driver.read { connection in
+                try connection.execute("SELECT key FROM turns ORDER BY key", []).rows.map { try $0.requiredText(0) }
+            }
+            #expect(keys == ["first", "last", "second", "third"])
+        }
+    }
+
+    /// Polls `condition` every millisecond for at most 10 s.
+    private func until(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+    }
+}
+
+/// A flag set once, read from any thread.
+private final class Flag: @unchecked Sendable {
+    // @unchecked: `value` is guarded by `lock`.
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }
