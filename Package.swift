@@ -56,6 +56,12 @@ let package = Package(
         // What both test targets share: where the test data is, the fixture manifest's reader,
         // receipts built inside a test, and the expectations both suites hold the same rules to.
         .target(name: "ReceiptTestSupport", dependencies: ["ReceiptParser"], path: "Tests/ReceiptTestSupport"),
+        // A process that exits while another thread verifies; ProcessExitTests runs it.
+        .executableTarget(
+            name: "verify-while-exiting",
+            dependencies: ["ReceiptParser", "ReceiptTestSupport"],
+            path: "Tests/VerifyWhileExiting"
+        ),
         // The library's suites.
         .testTarget(name: "ReceiptParserTests", dependencies: ["ReceiptParser", "ReceiptReports", "FuzzHarness", "ReceiptTestSupport"]),
         // receipt-dump's suites: the built tool run as a child process, and its reports.

@@ -15,6 +15,14 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+// OpenSSL frees its locks and tables from an atexit handler, so a thread still freeing a
+// certificate or key while the process exits (a server stopped under load, receipt-dump's workers)
+// takes a freed lock and the process dies of SIGSEGV instead of exiting. The request only counts
+// if it is OpenSSL's first initialisation, hence at load, before anything else calls it.
+__attribute__((constructor)) static void rc_keep_openssl_until_exit(void) {
+    OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+}
+
 // rc_certificate is an X509 under another name, so Swift never sees OpenSSL's types.
 static X509 *as_x509(const rc_certificate *certificate) { return (X509 *)certificate; }
 

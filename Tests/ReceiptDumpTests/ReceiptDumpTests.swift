@@ -4,12 +4,7 @@ import ReceiptTestSupport
 
 /// receipt-dump as support staff run it: the built binary, its output and exit status.
 struct ReceiptDumpTests {
-    /// `swift test` builds every product into the folder that holds the test bundle.
-    static let binary: URL? = {
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("receipt-dump") }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static let binary = builtExecutable("receipt-dump")
 
     struct Run {
         let status: Int32

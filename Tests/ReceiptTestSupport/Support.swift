@@ -23,6 +23,14 @@ public enum Paths {
 
 package func fixture(_ name: String) throws -> [UInt8] { try Paths.fixture(name) }
 
+/// A program this package builds, or nil: `swift test` builds every executable into the folder
+/// that holds the test bundle (or the one above it, where the bundle is a folder of its own).
+package func builtExecutable(_ name: String) -> URL? {
+    let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent(name) }
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+}
+
 /// The sample receipt as one line of base64.
 package func sampleBase64() throws -> String {
     String(decoding: try fixture("sample.b64"), as: UTF8.self).filter { !$0.isWhitespace }
