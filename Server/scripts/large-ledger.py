@@ -8,13 +8,18 @@ The rows are what the server itself writes (the snapshots are the JSON `Subscrip
 keeps); the file must already have the server's schema: run receipt-server once with
 --ledger sqlite:FILE, or let this script do it with --server.
 
-Usage: Server/scripts/large-ledger.py FILE COUNT [--server PATH/TO/receipt-server]
+With --webhook-backlog USERS:EVENTS it also leaves USERS users EVENTS webhook events each, as
+while their receiver is down: the first tried once and in backoff for a day, the rest behind it
+(waiting, or due where the schema predates v7-webhook-waiting, as servers then wrote them).
+
+Usage: Server/scripts/large-ledger.py FILE COUNT [--server PATH/TO/receipt-server] [--webhook-backlog USERS:EVENTS]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sqlite3
 import subprocess
 import time
@@ -58,11 +63,34 @@ def rows(index: int):
     return original, user, token, renewed, transactions, renewal_info
 
 
+WAITING = 2**63 - 1  # LedgerSQL.waitingBehindEarlierEvent
+
+
+def webhook_backlog(db: sqlite3.Connection, users: int, events: int) -> None:
+    waits = db.execute("SELECT 1 FROM ledger_schema_migrations WHERE identifier = 'v7-webhook-waiting'").fetchone() is not None
+    now = int(time.time() * 1000)
+    rows = []
+    for index in range(users * events):
+        user, position = f"backlog-user-{index % users}", index // users
+        created = now - users * events + index
+        body = json.dumps({"id": f"evt-{index}", "type": "credit.created", "data": {"user": user, "transactionId": str(index)}}).encode()
+        first = position == 0
+        rows.append((f"msg_{created:013d}{index:010d}0000{random.getrandbits(64):016x}", user, "credit.created", body, created,
+                     1 if first else 0, now + 86_400_000 if first else (WAITING if waits else created), "HTTP 503" if first else None))
+        if len(rows) == 20_000 or index == users * events - 1:
+            db.executemany("INSERT INTO ledger_webhook_events (event_id, user_id, event_type, body, created_at_ms, state, attempts,"
+                           " next_attempt_at_ms, last_error) VALUES (?,?,?,?,?,'pending',?,?,?)", rows)
+            db.commit()
+            rows = []
+    print(f"{users * events} webhook events for {users} users, each behind one in backoff ({'waiting' if waits else 'due'})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file")
     parser.add_argument("count", type=int)
     parser.add_argument("--server")
+    parser.add_argument("--webhook-backlog")
     args = parser.parse_args()
     if args.server:
         server = subprocess.Popen([args.server, "--port", "0", "--environment", "sandbox", "--ledger", f"sqlite:{args.file}",
@@ -106,6 +134,8 @@ def main() -> int:
                        " original_transaction_id, transaction_id, deliveries, stale, first_received_at_ms, last_received_at_ms)"
                        " VALUES (?,?,?,?,?,?,?,?,?,?)", notes)
         db.commit()
+    if args.webhook_backlog:
+        webhook_backlog(db, *map(int, args.webhook_backlog.split(":")))
     db.execute("ANALYZE")
     db.commit()
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -188,20 +188,29 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
         }
     }
 
+    /// A delivered or failed event ends its place in its user's queue: the next one is made due.
     public func finishWebhookAttempts(_ attempts: [WebhookAttempt], by worker: String, at now: Date) async throws(LedgerError) {
         let nowMs = LedgerDate.milliseconds(now)
+        let driver = driver
         try await write { connection in
+            var movedOn: [String] = []
             for attempt in Self.inKeyOrder(attempts, key: \.id) {
-                if attempt.delivered {
-                    try connection.send(LedgerStatement(sql: LedgerSQL.webhookDelivered, values: [.integer(nowMs), .text(attempt.id), .text(worker)]))
-                } else {
-                    let retryAt = attempt.retryAt
-                    try connection.send(LedgerStatement(sql: LedgerSQL.webhookAttemptFailed, values: [
+                let retryAt = attempt.delivered ? nil : attempt.retryAt
+                let users = try connection.rows(attempt.delivered
+                    ? LedgerStatement(sql: LedgerSQL.webhookDelivered, values: [.integer(nowMs), .text(attempt.id), .text(worker)])
+                    : LedgerStatement(sql: LedgerSQL.webhookAttemptFailed, values: [
                         .text(retryAt == nil ? "failed" : "pending"), .text(attempt.error),
                         .integer(retryAt.map(LedgerDate.milliseconds) ?? nowMs), .integer(retryAt == nil ? nowMs : nil),
                         .text(attempt.id), .text(worker),
                     ]))
-                }
+                if retryAt == nil { movedOn += try users.map { try $0.requiredText(0) } }
+            }
+            let users = Set(movedOn)
+            try Self.lockWebhookQueues(of: users, driver: driver, on: connection)
+            for user in users.sorted() {
+                try connection.send(LedgerStatement(sql: LedgerSQL.promoteWebhookQueue, values: [
+                    .integer(nowMs), .text(user), .text(user), .integer(LedgerSQL.waitingBehindEarlierEvent),
+                ]))
             }
         }
     }
@@ -317,16 +326,19 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
     private func write<T: Sendable>(reporting scope: EventScope, at now: Date,
                                     _ work: @escaping @Sendable (any LedgerConnection) throws -> T) async throws(LedgerError) -> T {
         guard writesWebhookEvents else { return try await write(work) }
+        let driver = driver
         return try await write { connection in
             let before = try scope.read(at: now, on: connection)
             let result = try work(connection)
             let after = try scope.read(at: now, on: connection)
             let events = LedgerEventCapture.events(from: before, to: after, cause: scope.cause)
             let write = events.isEmpty ? 0 : WebhookEvent.writes.next()
+            try Self.lockWebhookQueues(of: Set(events.map(\.user)), driver: driver, on: connection)
             for (position, event) in events.enumerated() {
+                let id = WebhookEvent.newID(at: now, write: write, position: position)
                 try connection.send(LedgerStatement(sql: LedgerSQL.insertWebhookEvent, values: [
-                    .text(WebhookEvent.newID(at: now, write: write, position: position)), .text(event.user), .text(event.kind.rawValue),
-                    .bytes(event.body(at: now)), .integer(LedgerDate.milliseconds(now)), .integer(LedgerDate.milliseconds(now)),
+                    .text(id), .text(event.user), .text(event.kind.rawValue), .bytes(event.body(at: now)), .integer(LedgerDate.milliseconds(now)),
+                    .text(event.user), .text(id), .integer(LedgerSQL.waitingBehindEarlierEvent), .integer(LedgerDate.milliseconds(now)),
                 ]))
             }
             return result
@@ -334,6 +346,14 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
     }
 
     // MARK: - Plumbing
+
+    /// Takes the webhook queue locks of `users` (`LedgerLockKey`) in key order, before anything
+    /// that reads their queues.
+    private static func lockWebhookQueues(of users: Set<String>, driver: any LedgerDriver, on connection: any LedgerConnection) throws {
+        for key in Set(users.map(LedgerLockKey.webhookQueue)).sorted() {
+            if let lock = driver.transactionLock(key) { try connection.send(lock) }
+        }
+    }
 
     /// Sightings in key order, as every write here takes its rows. Their answers are not needed,
     /// so a database that can does not wait for them (PostgreSQL: one round trip less each).

@@ -54,6 +54,10 @@ extension LedgerConnection {
 
     /// The rows of one `LedgerSQL` query.
     func rows(_ sql: String, _ values: LedgerValue...) throws -> [LedgerRow] {
-        try execute(placeholders.render(sql), values).rows
+        try rows(LedgerStatement(sql: sql, values: values))
+    }
+
+    func rows(_ statement: LedgerStatement) throws -> [LedgerRow] {
+        try execute(placeholders.render(statement.sql), statement.values).rows
     }
 }

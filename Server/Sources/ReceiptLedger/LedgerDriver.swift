@@ -14,6 +14,10 @@ package protocol LedgerDriver: Sendable {
     /// when that transaction excludes other writers from its start already (SQLite's BEGIN IMMEDIATE).
     var migrationLock: LedgerStatement? { get }
 
+    /// The statement that makes this transaction wait, until it ends, for any other one that
+    /// took `key` (a ``LedgerLockKey``); nil when writing transactions never overlap (SQLite).
+    func transactionLock(_ key: LedgerLockKey) -> LedgerStatement?
+
     /// What went wrong, for the admin who reads `storageUnavailable`: what the database reported,
     /// and where it is (never a password).
     func describe(_ failure: any Error) -> String

@@ -9,13 +9,32 @@ extension LedgerSQL {
         WHERE t.transaction_id = ?
         """
     static let subscriptionsWithToken = "SELECT DISTINCT subscription_key FROM ledger_transactions WHERE app_account_token = ?"
+    /// The `next_attempt_at_ms` of an event behind an earlier pending event of its user: never
+    /// due, so that claims do not read the events that wait behind a user's event in backoff
+    /// (a user's receiver down for a day holds thousands). Whatever finishes a user's pending
+    /// event promotes the next one (`promoteWebhookQueue`), so a user's first pending event is
+    /// never waiting.
+    static let waitingBehindEarlierEvent = Int64.max
+    /// Binds: id, user, type, body, created at, user, id, `waitingBehindEarlierEvent`, now. The
+    /// event waits when an earlier event of its user is pending, else it is due now.
     static let insertWebhookEvent = """
         INSERT INTO ledger_webhook_events (event_id, user_id, event_type, body, created_at_ms, state, attempts, next_attempt_at_ms)
-        VALUES (?, ?, ?, ?, ?, 'pending', 0, ?)
+        SELECT ?, ?, ?, ?, ?, 'pending', 0, CASE WHEN EXISTS (SELECT 1 FROM ledger_webhook_events
+                WHERE user_id = ? AND state = 'pending' AND event_id < ?) THEN ? ELSE ? END
+        """
+    /// Makes a user's first pending event due now if it was waiting. Binds: now, user, user,
+    /// `waitingBehindEarlierEvent`.
+    static let promoteWebhookQueue = """
+        UPDATE ledger_webhook_events SET next_attempt_at_ms = ?
+        WHERE event_id = (SELECT MIN(event_id) FROM ledger_webhook_events WHERE user_id = ? AND state = 'pending')
+            AND user_id = ? AND next_attempt_at_ms = ?
         """
     /// Leases the due events that are first in line for their user (no earlier one of theirs is
     /// pending) and that nobody holds a lease on. A concurrent claimer's UPDATE waits for this
-    /// one's commit and then finds the lease taken (READ COMMITTED re-checks the row).
+    /// one's commit and then finds the lease taken (READ COMMITTED re-checks the row). Waiting
+    /// events are never due, and the due index is read in its own order (longest due first), so
+    /// the scan reads the due events only, however many wait; the NOT EXISTS still holds the
+    /// order when a retried event or an event with an earlier id is pending too.
     static let claimWebhookEvents = """
         UPDATE ledger_webhook_events SET claimed_by = ?, claimed_until_ms = ?
         WHERE event_id IN (
@@ -23,7 +42,7 @@ extension LedgerSQL {
             WHERE e.state = 'pending' AND e.next_attempt_at_ms <= ? AND (e.claimed_until_ms IS NULL OR e.claimed_until_ms < ?)
                 AND NOT EXISTS (SELECT 1 FROM ledger_webhook_events p
                     WHERE p.user_id = e.user_id AND p.state = 'pending' AND p.event_id < e.event_id)
-            ORDER BY e.event_id
+            ORDER BY e.next_attempt_at_ms, e.event_id
             LIMIT ?)
             AND state = 'pending' AND (claimed_until_ms IS NULL OR claimed_until_ms < ?)
         """
@@ -31,16 +50,20 @@ extension LedgerSQL {
         SELECT event_id, user_id, event_type, body, attempts FROM ledger_webhook_events
         WHERE claimed_by = ? AND state = 'pending' ORDER BY event_id
         """
+    /// Answers the event's user, whose queue then moves on.
     static let webhookDelivered = """
         UPDATE ledger_webhook_events SET state = 'delivered', attempts = attempts + 1, claimed_by = NULL, claimed_until_ms = NULL,
             last_error = NULL, finished_at_ms = ?
         WHERE event_id = ? AND claimed_by = ?
+        RETURNING user_id
         """
     /// A failed attempt: tried again at `next_attempt_at_ms`, or, after the last one, failed.
+    /// Answers the event's user.
     static let webhookAttemptFailed = """
         UPDATE ledger_webhook_events SET state = ?, attempts = attempts + 1, claimed_by = NULL, claimed_until_ms = NULL,
             last_error = ?, next_attempt_at_ms = ?, finished_at_ms = ?
         WHERE event_id = ? AND claimed_by = ?
+        RETURNING user_id
         """
     static let failedWebhookEvents = """
         SELECT event_id, user_id, event_type, body, attempts, last_error, finished_at_ms FROM ledger_webhook_events

@@ -16,6 +16,12 @@ struct PostgresLedgerDriver: LedgerDriver {
     /// ASCII); the lock is the transaction's, released by its commit.
     let migrationLock: LedgerStatement? = LedgerStatement(sql: "SELECT pg_advisory_xact_lock(?)", values: [.integer(0x6C65_6467_6572)])
 
+    /// The two-key form, whose keys never meet the migration lock's one key.
+    func transactionLock(_ key: LedgerLockKey) -> LedgerStatement? {
+        LedgerStatement(sql: "SELECT pg_advisory_xact_lock(CAST(? AS INTEGER), CAST(? AS INTEGER))",
+                        values: [.integer(Int64(key.space)), .integer(Int64(key.value))])
+    }
+
     func write<T: Sendable>(_ work: @escaping @Sendable (any LedgerConnection) throws -> T) async throws -> T {
         try await perform { connection in try connection.inTransaction(work) }
     }

@@ -15,6 +15,9 @@ struct SQLiteLedgerDriver: LedgerDriver {
     /// BEGIN IMMEDIATE takes the write lock before anything is read: no statement needed.
     var migrationLock: LedgerStatement? { nil }
 
+    /// One writer at a time already.
+    func transactionLock(_ key: LedgerLockKey) -> LedgerStatement? { nil }
+
     func write<T: Sendable>(_ work: @escaping @Sendable (any LedgerConnection) throws -> T) async throws -> T {
         try await groupCommit.write(work)
     }

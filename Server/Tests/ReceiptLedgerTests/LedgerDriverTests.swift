@@ -165,19 +165,4 @@ struct SQLiteGroupCommitTests {
             #expect(keys == ["first", "last", "second", "third"])
         }
     }
-
-    /// Polls `condition` every millisecond for at most 10 s.
-    private func until(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
-    }
-}
-
-/// A flag set once, read from any thread.
-private final class Flag: @unchecked Sendable {
-    // @unchecked: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
 }

@@ -53,3 +53,18 @@ func storageFailure(_ body: () async throws -> Void) async -> String? {
     }
     return nil
 }
+
+/// Waits until `condition` holds, for at most 10 seconds.
+func until(_ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+}
+
+/// A flag set once, read from any thread.
+final class Flag: @unchecked Sendable {
+    // @unchecked: `value` is guarded by `lock`.
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}

@@ -16,19 +16,23 @@ final class StatementLog: @unchecked Sendable {
     }
 }
 
-/// Another store's driver, with every statement its operations run written to `log` on the way.
+/// Another store's driver, with every statement its operations run written to `log` on the way,
+/// and `afterStatement` called with each once it has run (where a test stops a transaction).
 struct RecordingDriver: LedgerDriver {
     let inner: any LedgerDriver
     let log: StatementLog
+    var afterStatement: @Sendable (String) -> Void = { _ in }
 
     var migrationLock: LedgerStatement? { inner.migrationLock }
 
+    func transactionLock(_ key: LedgerLockKey) -> LedgerStatement? { inner.transactionLock(key) }
+
     func write<T: Sendable>(_ work: @escaping @Sendable (any LedgerConnection) throws -> T) async throws -> T {
-        try await inner.write { [log] connection in try work(RecordingConnection(inner: connection, log: log)) }
+        try await inner.write { [log, afterStatement] connection in try work(RecordingConnection(inner: connection, log: log, afterStatement: afterStatement)) }
     }
 
     func read<T: Sendable>(_ work: @escaping @Sendable (any LedgerConnection) throws -> T) async throws -> T {
-        try await inner.read { [log] connection in try work(RecordingConnection(inner: connection, log: log)) }
+        try await inner.read { [log, afterStatement] connection in try work(RecordingConnection(inner: connection, log: log, afterStatement: afterStatement)) }
     }
 
     func describe(_ failure: any Error) -> String { inner.describe(failure) }
@@ -37,11 +41,14 @@ struct RecordingDriver: LedgerDriver {
 private struct RecordingConnection: LedgerConnection {
     let inner: any LedgerConnection
     let log: StatementLog
+    let afterStatement: @Sendable (String) -> Void
 
     var placeholders: LedgerPlaceholders { inner.placeholders }
 
     func execute(_ sql: String, _ values: [LedgerValue]) throws -> LedgerAnswer {
         log.append(sql, values)
-        return try inner.execute(sql, values)
+        let answer = try inner.execute(sql, values)
+        afterStatement(sql)
+        return answer
     }
 }

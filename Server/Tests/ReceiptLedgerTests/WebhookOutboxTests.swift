@@ -1,7 +1,7 @@
 import Foundation
 import ReceiptParser
 import Testing
-import ReceiptLedger
+@testable import ReceiptLedger
 import ServerTestSupport
 
 /// The webhook outbox: each credit, revocation, reversal and change of a user's entitlement status
@@ -136,6 +136,99 @@ struct WebhookOutboxTests {
             #expect(Set(claimedByA.map(\.id)).isDisjoint(with: claimedByB.map(\.id)))
             // Each user's first event (its credit) is out; the rest wait behind them.
             #expect(claimedByA.count + claimedByB.count == 40)
+        }
+    }
+
+    /// Each pending event's next attempt, by user, in id order: nil where it waits behind an
+    /// earlier event of its user (`LedgerSQL.waitingBehindEarlierEvent`).
+    static func queues(_ ledger: Ledger) async throws -> [String: [Int64?]] {
+        let store = try #require(ledger.store as? DatabaseLedgerStore)
+        let rows = try await store.driver.read { connection in
+            try connection.execute("SELECT user_id, next_attempt_at_ms FROM ledger_webhook_events WHERE state = 'pending' ORDER BY event_id", []).rows
+        }
+        return try Dictionary(grouping: rows, by: { try $0.requiredText(0) }).mapValues { rows in
+            try rows.map { row in
+                let next = try row.requiredInteger(1)
+                return next == LedgerSQL.waitingBehindEarlierEvent ? nil : next
+            }
+        }
+    }
+
+    /// A user's events behind their first pending one wait, so that claims do not read them (the
+    /// due index holds only the first); whatever ends the first (delivery, a last failure) makes
+    /// the next one due at that instant, and a retry in backoff keeps the rest waiting.
+    @Test(arguments: StoreKind.allCases) func eventsBehindAPendingOneWaitUntilItEnds(_ store: StoreKind) async throws {
+        let clock = TestClock(Self.t0)
+        try await withLedger(store, clock: clock, writesWebhookEvents: true) { ledger, _ in
+            let now = LedgerDate.milliseconds(Self.t0)
+            for id in ["1", "2", "3"] { _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction(id)]) }
+            _ = try await ledger.credit(user: "bob", transactions: [receiptTransaction("4")])
+            #expect(try await Self.queues(ledger) == ["alice": [now, nil, nil], "bob": [now]])
+
+            let first = try await ledger.claimWebhookEvents(for: "w", lease: 30, limit: 10)
+            #expect(first.map(\.user) == ["alice", "bob"])
+            try await ledger.finishWebhookAttempt(first[1].id, by: "w", delivered: true, retryAt: nil)
+            try await ledger.finishWebhookAttempt(first[0].id, by: "w", delivered: false, error: "HTTP 503", retryAt: Self.t0 + 60)
+            #expect(try await Self.queues(ledger)["alice"] == [now + 60_000, nil, nil])
+            clock.advance(by: 60)
+            let retried = try await ledger.claimWebhookEvents(for: "w", lease: 30, limit: 10)
+            #expect(retried.map(\.id) == [first[0].id])
+            try await ledger.finishWebhookAttempt(retried[0].id, by: "w", delivered: true, retryAt: nil)
+            #expect(try await Self.queues(ledger)["alice"] == [now + 60_000, nil])
+            let second = try await ledger.claimWebhookEvents(for: "w", lease: 30, limit: 10)
+            #expect(second.map(\.user) == ["alice"])
+            try await ledger.finishWebhookAttempt(second[0].id, by: "w", delivered: false, error: "HTTP 410", retryAt: nil)
+            #expect(try await Self.queues(ledger)["alice"] == [now + 60_000])
+            #expect(try await Self.drain(ledger).count == 1)  // alice's third
+        }
+    }
+
+    /// A database written before events waited (v6): its events behind a pending one are made to
+    /// wait by the upgrade, and all still go, in order.
+    @Test(arguments: StoreKind.allCases) func anUpgradeMakesTheEventsBehindAPendingOneWait(_ store: StoreKind) async throws {
+        let clock = TestClock(Self.t0)
+        try await withLedger(store, clock: clock, writesWebhookEvents: true) { ledger, database in
+            for id in ["1", "2", "3"] { _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction(id)]) }
+            let current = try #require(ledger.store as? DatabaseLedgerStore)
+            let now = LedgerDate.milliseconds(Self.t0)
+            try await current.driver.write { connection in
+                _ = try connection.execute("UPDATE ledger_webhook_events SET next_attempt_at_ms = \(now)", [])
+                _ = try connection.execute("DELETE FROM ledger_schema_migrations WHERE identifier = 'v7-webhook-waiting'", [])
+            }
+            #expect(try await Self.queues(ledger) == ["alice": [now, now, now]])
+            let upgraded = Ledger(store: try await database.openStore(writesWebhookEvents: true), now: { clock.now })
+            #expect(try await Self.queues(upgraded) == ["alice": [now, nil, nil]])
+            #expect(try await Self.drain(upgraded).map { $0.data["transactionId"] as? String } == ["1", "2", "3"])
+        }
+    }
+
+    /// An event written while the one before it is being finished on another connection: the
+    /// finisher waits for the write's queue lock, then sees the new event and makes it due
+    /// (PostgreSQL; SQLite runs the two one after the other anyway). Without the lock the finish
+    /// commits first and the new event waits behind nothing, for ever.
+    @Test(arguments: StoreKind.allCases) func anEventWrittenWhileTheOneBeforeItEndsIsMadeDue(_ store: StoreKind) async throws {
+        let clock = TestClock(Self.t0)
+        try await withLedger(store, clock: clock, writesWebhookEvents: true) { ledger, database in
+            _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction("1")])
+            let claimed = try await ledger.claimWebhookEvents(for: "w", lease: 60, limit: 10)
+            try #require(claimed.count == 1)
+            // The second write stops after writing its event, before its commit, until released.
+            let (inserted, released) = (Flag(), Flag())
+            let other = try #require(try await database.openStore(writesWebhookEvents: true) as? DatabaseLedgerStore)
+            let paused = RecordingDriver(inner: other.driver, log: StatementLog()) { sql in
+                guard sql.contains("INSERT INTO ledger_webhook_events") else { return }
+                inserted.set()
+                while !released.isSet { usleep(1_000) }
+            }
+            let writer = Ledger(store: DatabaseLedgerStore(driver: paused, writesWebhookEvents: true), now: { clock.now })
+            async let written = writer.credit(user: "alice", transactions: [receiptTransaction("2")])
+            try await until { inserted.isSet }
+            async let finished: Void = ledger.finishWebhookAttempt(claimed[0].id, by: "w", delivered: true, retryAt: nil)
+            try await Task.sleep(for: .milliseconds(200))  // the finish's time to run, where it can
+            released.set()
+            _ = try await (written, finished)
+            #expect(try await Self.queues(ledger) == ["alice": [LedgerDate.milliseconds(Self.t0)]])
+            #expect(try await Self.drain(ledger).count == 1)
         }
     }
 
