@@ -34,7 +34,10 @@ extension LedgerSQL {
     /// one's commit and then finds the lease taken (READ COMMITTED re-checks the row). Waiting
     /// events are never due, and the due index is read in its own order (longest due first), so
     /// the scan reads the due events only, however many wait; the NOT EXISTS still holds the
-    /// order when a retried event or an event with an earlier id is pending too.
+    /// order when a retried event or an event with an earlier id is pending too. The outer
+    /// re-check spells `state || ''` so that no index serves it: SQLite without statistics would
+    /// otherwise walk the due index for every pending row, waiting ones included, instead of
+    /// looking up the ids the subquery chose.
     static let claimWebhookEvents = """
         UPDATE ledger_webhook_events SET claimed_by = ?, claimed_until_ms = ?
         WHERE event_id IN (
@@ -44,7 +47,7 @@ extension LedgerSQL {
                     WHERE p.user_id = e.user_id AND p.state = 'pending' AND p.event_id < e.event_id)
             ORDER BY e.next_attempt_at_ms, e.event_id
             LIMIT ?)
-            AND state = 'pending' AND (claimed_until_ms IS NULL OR claimed_until_ms < ?)
+            AND state || '' = 'pending' AND (claimed_until_ms IS NULL OR claimed_until_ms < ?)
         """
     static let claimedWebhookEvents = """
         SELECT event_id, user_id, event_type, body, attempts FROM ledger_webhook_events

@@ -170,13 +170,13 @@ public enum LedgerSchema {
         // is delivered or fails (`LedgerSQL.waitingBehindEarlierEvent`), so that claims read only
         // the due events: the events already waiting, and the due index in the claim's order.
         Migration(identifier: "v7-webhook-waiting", statements: [
-            "DROP INDEX ledger_webhook_events_due",
-            "CREATE INDEX ledger_webhook_events_due ON ledger_webhook_events (state, next_attempt_at_ms, event_id)",
             """
             UPDATE ledger_webhook_events SET next_attempt_at_ms = \(LedgerSQL.waitingBehindEarlierEvent)
             WHERE state = 'pending' AND EXISTS (SELECT 1 FROM ledger_webhook_events p
                 WHERE p.user_id = ledger_webhook_events.user_id AND p.state = 'pending' AND p.event_id < ledger_webhook_events.event_id)
             """,
+            "DROP INDEX ledger_webhook_events_due",
+            "CREATE INDEX ledger_webhook_events_due ON ledger_webhook_events (state, next_attempt_at_ms, event_id)",
         ]),
     ]
 
