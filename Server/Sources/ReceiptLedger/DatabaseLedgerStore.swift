@@ -209,9 +209,21 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
             try Self.lockWebhookQueues(of: users, driver: driver, on: connection)
             for user in users.sorted() {
                 try connection.send(LedgerStatement(sql: LedgerSQL.promoteWebhookQueue, values: [
-                    .integer(nowMs), .text(user), .text(user), .integer(LedgerSQL.waitingBehindEarlierEvent),
+                    .integer(nowMs), .text(user), .integer(LedgerSQL.waitingBehindEarlierEvent),
                 ]))
             }
+        }
+    }
+
+    public func releaseStrandedWebhookEvents(after cursor: String?, limit: Int, at now: Date) async throws(LedgerError)
+        -> (cursor: String?, released: Int) {
+        try await write { connection in
+            let waiting = LedgerValue.integer(LedgerSQL.waitingBehindEarlierEvent)
+            guard let end = try connection.rows(LedgerSQL.waitingWebhookEventsChunkEnd, waiting, .text(cursor ?? ""),
+                                                .integer(Int64(max(1, limit)))).first?.text(0) else { return (nil, 0) }
+            let released = try connection.run(LedgerSQL.releaseStrandedWebhookEvents, .integer(LedgerDate.milliseconds(now)), waiting,
+                                              .text(cursor ?? ""), .text(end))
+            return (end, released)
         }
     }
 
@@ -334,11 +346,12 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
             let events = LedgerEventCapture.events(from: before, to: after, cause: scope.cause)
             let write = events.isEmpty ? 0 : WebhookEvent.writes.next()
             try Self.lockWebhookQueues(of: Set(events.map(\.user)), driver: driver, on: connection)
+            let nowMs = LedgerDate.milliseconds(now)
             for (position, event) in events.enumerated() {
                 let id = WebhookEvent.newID(at: now, write: write, position: position)
                 try connection.send(LedgerStatement(sql: LedgerSQL.insertWebhookEvent, values: [
-                    .text(id), .text(event.user), .text(event.kind.rawValue), .bytes(event.body(at: now)), .integer(LedgerDate.milliseconds(now)),
-                    .text(event.user), .text(id), .integer(LedgerSQL.waitingBehindEarlierEvent), .integer(LedgerDate.milliseconds(now)),
+                    .text(id), .text(event.user), .text(event.kind.rawValue), .bytes(event.body(at: now)), .integer(nowMs),
+                    .text(event.user), .text(id), .integer(LedgerSQL.waitingBehindEarlierEvent), .integer(nowMs),
                 ]))
             }
             return result

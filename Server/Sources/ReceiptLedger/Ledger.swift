@@ -226,6 +226,13 @@ public struct Ledger: Sendable {
         try await store.finishWebhookAttempts(attempts, by: worker, at: now())
     }
 
+    /// One step of the sweep for events stranded behind nothing
+    /// (`LedgerStore.releaseStrandedWebhookEvents(after:limit:at:)`).
+    public func releaseStrandedWebhookEvents(after cursor: String?, limit: Int) async throws(LedgerError)
+        -> (cursor: String?, released: Int) {
+        try await store.releaseStrandedWebhookEvents(after: cursor, limit: limit, at: now())
+    }
+
     /// The events whose last try failed, oldest first, at most `limit`.
     public func failedWebhookEvents(limit: Int = defaultLimit) async throws(LedgerError) -> [WebhookEvent] {
         try await store.failedWebhookEvents(limit: max(0, limit))

@@ -22,12 +22,26 @@ extension LedgerSQL {
         SELECT ?, ?, ?, ?, ?, 'pending', 0, CASE WHEN EXISTS (SELECT 1 FROM ledger_webhook_events
                 WHERE user_id = ? AND state = 'pending' AND event_id < ?) THEN ? ELSE ? END
         """
-    /// Makes a user's first pending event due now if it was waiting. Binds: now, user, user,
+    /// Makes a user's first pending event due now if it was waiting. Binds: now, user,
     /// `waitingBehindEarlierEvent`.
     static let promoteWebhookQueue = """
         UPDATE ledger_webhook_events SET next_attempt_at_ms = ?
         WHERE event_id = (SELECT MIN(event_id) FROM ledger_webhook_events WHERE user_id = ? AND state = 'pending')
-            AND user_id = ? AND next_attempt_at_ms = ?
+            AND next_attempt_at_ms = ?
+        """
+    /// The last id of the next `limit` waiting events after an id, in id order. Binds:
+    /// `waitingBehindEarlierEvent`, the id, `limit`.
+    static let waitingWebhookEventsChunkEnd = """
+        SELECT MAX(event_id) FROM (SELECT event_id FROM ledger_webhook_events
+            WHERE state = 'pending' AND next_attempt_at_ms = ? AND event_id > ? ORDER BY event_id LIMIT ?) chunk
+        """
+    /// Makes due the waiting events with ids in a range that no earlier pending event of their
+    /// user holds back. Binds: now, `waitingBehindEarlierEvent`, after, through.
+    static let releaseStrandedWebhookEvents = """
+        UPDATE ledger_webhook_events SET next_attempt_at_ms = ?
+        WHERE state = 'pending' AND next_attempt_at_ms = ? AND event_id > ? AND event_id <= ?
+            AND NOT EXISTS (SELECT 1 FROM ledger_webhook_events p
+                WHERE p.user_id = ledger_webhook_events.user_id AND p.state = 'pending' AND p.event_id < ledger_webhook_events.event_id)
         """
     /// Leases the due events that are first in line for their user (no earlier one of theirs is
     /// pending) and that nobody holds a lease on. A concurrent claimer's UPDATE waits for this

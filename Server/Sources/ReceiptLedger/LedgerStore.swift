@@ -31,6 +31,15 @@ public protocol LedgerStore: Sendable {
     /// `failedWebhookEvents`. An event whose lease is no longer `worker`'s is left as it is.
     func finishWebhookAttempts(_ attempts: [WebhookAttempt], by worker: String, at now: Date) async throws(LedgerError)
 
+    /// Makes due, at `now`, those of the next `limit` waiting events after the id `cursor` (nil:
+    /// from the first) that no earlier pending event of their user holds back, in one write.
+    /// Finishing an event moves its user's queue on, but a server older than the waiting events
+    /// (v7) finishes events on the same ledger without doing so. Answers the last id looked at,
+    /// the next call's cursor (nil when no waiting event is left after `cursor`), and how many
+    /// events were made due.
+    func releaseStrandedWebhookEvents(after cursor: String?, limit: Int, at now: Date) async throws(LedgerError)
+        -> (cursor: String?, released: Int)
+
     /// The events whose last try failed, oldest first, at most `limit`.
     func failedWebhookEvents(limit: Int) async throws(LedgerError) -> [WebhookEvent]
 

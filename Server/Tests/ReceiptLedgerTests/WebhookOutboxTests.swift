@@ -202,6 +202,43 @@ struct WebhookOutboxTests {
         }
     }
 
+    /// Finishes an event as a server older than v7 did: without making the next one of its user due.
+    static func finishWithoutMovingOn(_ id: String, in ledger: Ledger) async throws {
+        let store = try #require(ledger.store as? DatabaseLedgerStore)
+        try await store.driver.write { connection in
+            _ = try connection.execute("UPDATE ledger_webhook_events SET state = 'delivered', claimed_by = NULL WHERE event_id = '\(id)'", [])
+        }
+    }
+
+    /// Events that an older server left waiting behind nothing are made due by the sweep, chunk
+    /// by chunk, and only they: an event behind a pending one keeps waiting, and the order holds.
+    @Test(arguments: StoreKind.allCases) func theSweepReleasesEventsStrandedBehindNothing(_ store: StoreKind) async throws {
+        let clock = TestClock(Self.t0)
+        try await withLedger(store, clock: clock, writesWebhookEvents: true) { ledger, _ in
+            let now = LedgerDate.milliseconds(Self.t0)
+            for id in ["1", "2", "3"] { _ = try await ledger.credit(user: "alice", transactions: [receiptTransaction(id)]) }
+            for id in ["4", "5"] { _ = try await ledger.credit(user: "bob", transactions: [receiptTransaction(id)]) }
+            let first = try await ledger.claimWebhookEvents(for: "w", lease: 30, limit: 10)
+            #expect(first.map(\.user) == ["alice", "bob"])
+            try await Self.finishWithoutMovingOn(first[0].id, in: ledger)
+            #expect(try await Self.queues(ledger) == ["alice": [nil, nil], "bob": [now, nil]])
+            #expect(try await ledger.claimWebhookEvents(for: "other", lease: 30, limit: 10).isEmpty)
+
+            clock.advance(by: 5)
+            var cursor: String?
+            var released: [Int] = []
+            repeat {
+                let step = try await ledger.releaseStrandedWebhookEvents(after: cursor, limit: 1)
+                (cursor, released) = (step.cursor, released + [step.released])
+            } while cursor != nil
+            // One waiting event per chunk (alice's second and third, bob's second), then the end.
+            #expect(released == [1, 0, 0, 0])
+            #expect(try await Self.queues(ledger) == ["alice": [now + 5_000, nil], "bob": [now, nil]])
+            try await ledger.finishWebhookAttempt(first[1].id, by: "w", delivered: true, retryAt: nil)
+            #expect(try await Self.drain(ledger).map { $0.data["transactionId"] as? String } == ["2", "5", "3"])
+        }
+    }
+
     /// An event written while the one before it is being finished on another connection: the
     /// finisher waits for the write's queue lock, then sees the new event and makes it due
     /// (PostgreSQL; SQLite runs the two one after the other anyway). Without the lock the finish

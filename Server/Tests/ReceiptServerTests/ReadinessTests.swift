@@ -27,6 +27,8 @@ import Testing
         func notifications(originalTransactionId: String?, limit: Int) async throws(LedgerError) -> [LoggedNotification] { try await fail() }
         func claimWebhookEvents(for worker: String, until: Date, at now: Date, limit: Int) async throws(LedgerError) -> [WebhookEvent] { try await fail() }
         func finishWebhookAttempts(_ attempts: [WebhookAttempt], by worker: String, at now: Date) async throws(LedgerError) { try await fail() }
+        func releaseStrandedWebhookEvents(after cursor: String?, limit: Int, at now: Date) async throws(LedgerError)
+            -> (cursor: String?, released: Int) { try await fail() }
         func failedWebhookEvents(limit: Int) async throws(LedgerError) -> [WebhookEvent] { try await fail() }
         func retryWebhookEvent(_ id: String, at now: Date) async throws(LedgerError) -> Bool { try await fail() }
         func subscriptions(ownedBy user: String) async throws(LedgerError) -> SubscriptionSnapshots { try await fail() }

@@ -159,4 +159,44 @@ import Testing
             #expect(try await Fixtures.send(client, .post, "/v1/webhooks/\(id)/retry").status == 404)
         }
     }
+
+    /// The worker sweeps for events an older server left waiting behind nothing when it starts,
+    /// then once per interval of the ledger's clock, not in every round.
+    @Test func theWorkerSweepsForStrandedEventsAtStartThenEachInterval() async throws {
+        let clock = TestClock()
+        try await withTemporaryDirectory("sweep") { directory in
+            let store = try SQLiteLedgerStore(path: directory.appendingPathComponent("ledger.sqlite").path, writesWebhookEvents: true)
+            defer { try? store.close() }
+            let ledger = Ledger(store: store, now: { clock.now })
+            func credit(_ id: String) async throws {
+                _ = try await ledger.credit(user: "alice", transactions: [LedgerTransaction(
+                    transactionId: id, originalTransactionId: id, productId: "com.example.coins100", bundleId: "com.example.app",
+                    environment: "Production", purchaseDate: clock.now, source: .receipt)])
+            }
+            /// Claims alice's next event and finishes it as a server older than v7 did.
+            func finishWithoutMovingOn() async throws -> Int {
+                let claimed = try await ledger.claimWebhookEvents(for: "old", lease: 30, limit: 10)
+                for event in claimed {
+                    _ = try await store.driver.write { connection in
+                        try connection.execute("UPDATE ledger_webhook_events SET state = 'delivered', claimed_by = NULL WHERE event_id = ?", [.text(event.id)])
+                    }
+                }
+                return claimed.count
+            }
+            for id in ["1", "2", "3"] { try await credit(id) }
+            #expect(try await finishWithoutMovingOn() == 1)
+            #expect(try await finishWithoutMovingOn() == 0)
+
+            var sweep = StrandedEventSweep(interval: 3_600)
+            await sweep.step(on: ledger, logger: ServerTests.logger)
+            #expect(try await finishWithoutMovingOn() == 1)  // the second, made due by the pass at start
+            await sweep.step(on: ledger, logger: ServerTests.logger)
+            clock.advance(by: 3_599)
+            await sweep.step(on: ledger, logger: ServerTests.logger)
+            #expect(try await finishWithoutMovingOn() == 0)  // the third waits for the next pass
+            clock.advance(by: 1)
+            await sweep.step(on: ledger, logger: ServerTests.logger)
+            #expect(try await finishWithoutMovingOn() == 1)
+        }
+    }
 }

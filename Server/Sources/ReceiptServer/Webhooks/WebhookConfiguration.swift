@@ -15,6 +15,8 @@ public struct WebhookConfiguration: Sendable {
     public var lease: TimeInterval = 30
     /// How often an idle worker looks for due events.
     public var pollInterval: TimeInterval = 0.5
+    /// How often the worker looks for events left waiting behind nothing (`StrandedEventSweep`).
+    public var strandedEventSweepInterval: TimeInterval = 3_600
 
     public init(url: String, secret: String, retrySchedule: String = defaultRetrySchedule) throws(WebhookOptionError) {
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host?.isEmpty == false else {

@@ -37,7 +37,9 @@ public struct WebhookDelivery: Service {
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration,
                                 backgroundActivityLogger: logger)
         await cancelWhenGracefulShutdown {
+            var sweep = StrandedEventSweep(interval: configuration.strandedEventSweepInterval)
             while !Task.isCancelled {
+                await sweep.step(on: ledger, logger: logger)
                 switch await deliverDueEvents(with: client) {
                 case 0?: try? await Task.sleep(for: .milliseconds(Int64(configuration.pollInterval * 1000)))
                 case nil: try? await Task.sleep(for: .seconds(5))  // the ledger is down: no need to ask twice a second
