@@ -42,6 +42,8 @@ let package = Package(
             dependencies: [
                 .product(name: "ReceiptParser", package: "ReceiptParser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, which GRDB links: the ledger binds and reads its statements directly.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
