@@ -30,8 +30,13 @@ public final class SQLiteLedgerStore: DatabaseLedgerStore, @unchecked Sendable {
             pool = try DatabasePool(path: path, configuration: configuration)
             // GRDB sets WAL's usual `synchronous = NORMAL`, under which a power cut may lose the last
             // commits; an acknowledged credit must survive one, so every commit is synced (the pool
-            // has one writer connection, which keeps the setting).
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            // has one writer connection, which keeps its settings).
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                // The writer's page cache: 64 MiB instead of SQLite's 2, so that the indexes a
+                // large ledger's writes land in stay in it (credits with 1 000 000 subscriptions +2-4 %).
+                try db.execute(sql: "PRAGMA cache_size = -65536")
+            }
             let driver = SQLiteLedgerDriver(pool: pool)
             try driver.writeNow { connection in try LedgerMigrator.apply(on: connection, lockedBy: driver.migrationLock) }
             if let sparePages {
