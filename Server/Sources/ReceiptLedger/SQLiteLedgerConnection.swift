@@ -15,9 +15,18 @@ struct SQLiteLedgerConnection: LedgerConnection {
     var placeholders: LedgerPlaceholders { .questionMarks }
 
     func execute(_ sql: String, _ values: [LedgerValue]) throws -> LedgerAnswer {
-        // Cached: the ledger runs the same few statements over and over.
+        // Every statement runs inside the driver's transactions: none left means SQLite rolled it
+        // back itself (a full disk, an I/O error), and a statement run now would commit alone.
+        guard sqlite3_get_autocommit(db.sqliteConnection) == 0 else {
+            throw DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction was rolled back", sql: sql)
+        }
+        // Cached: the ledger runs the same few statements over and over. Kept alive to the end,
+        // as a schema change empties GRDB's cache.
         let statement = try db.cachedStatement(sql: sql)
-        let handle = statement.sqliteStatement
+        return try withExtendedLifetime(statement) { try run(statement.sqliteStatement, sql, values) }
+    }
+
+    private func run(_ handle: OpaquePointer, _ sql: String, _ values: [LedgerValue]) throws -> LedgerAnswer {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         guard Int(sqlite3_bind_parameter_count(handle)) == values.count else {
@@ -48,9 +57,9 @@ struct SQLiteLedgerConnection: LedgerConnection {
         DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
     }
 
-    /// CREATE, DROP or ALTER, by its first word (the ledger's migrations).
+    /// CREATE, DROP or ALTER, by its first word (the ledger's migrations, written in capitals).
     private static func changesSchema(_ sql: String) -> Bool {
-        let word = sql.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }.prefix { $0 != UInt8(ascii: " ") }
+        let word = sql.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }.prefix { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
         return ["CREATE", "DROP", "ALTER"].contains { word.elementsEqual($0.utf8) }
     }
 
@@ -61,10 +70,13 @@ struct SQLiteLedgerConnection: LedgerConnection {
         case .text(nil), .integer(nil), .bytes(nil): return sqlite3_bind_null(handle, index)
         case .integer(let integer?): return sqlite3_bind_int64(handle, index, integer)
         case .text(let text?):
+            // An empty buffer may have no address, which SQLite would take for NULL.
+            guard !text.isEmpty else { return sqlite3_bind_text(handle, index, "", 0, transient) }
             var text = text
             return text.withUTF8 { sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), transient) }
         case .bytes(let bytes?):
-            return bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), transient) }
+            guard !bytes.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }
+            return bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), transient) }
         }
     }
 

@@ -19,6 +19,25 @@ struct SQLiteLedgerStoreTests {
         }
     }
 
+    /// Values go into SQLite's statements and come back as they were: empty text and bytes are
+    /// not NULL, text keeps a NUL byte, whole numbers keep their range; NULL of any kind reads
+    /// back as NULL text. A statement given the wrong number of values is refused.
+    @Test func valuesRoundTripThroughTheConnection() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = try SQLiteLedgerStore(path: directory.appendingPathComponent("ledger.sqlite").path)
+            let values: [LedgerValue] = [.text(""), .bytes([]), .text("a\u{0}b é"), .bytes([0, 255, 7]), .integer(Int64.min),
+                                         .integer(Int64.max), .text(nil), .integer(nil), .bytes(nil)]
+            let answer = try await store.driver.write { connection in
+                try connection.execute("SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, typeof(?), typeof(?)", values + [.text(""), .bytes([])])
+            }
+            #expect(answer.rows.map(\.values) == [Array(values.prefix(6)) + [.text(nil), .text(nil), .text(nil), .text("text"), .text("blob")]])
+            await #expect(throws: (any Error).self) {
+                try await store.driver.write { connection in try connection.execute("SELECT ?, ?", [.integer(1)]) }
+            }
+            try store.close()
+        }
+    }
+
     @Test func theFileIsInWALMode() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("ledger.sqlite").path

@@ -160,6 +160,40 @@ import Testing
         }
     }
 
+    /// A ledger where an older server left alice's second event waiting behind nothing: the
+    /// delivery service, started on it, sends it.
+    @Test func theDeliveryServiceSendsAnEventStrandedBeforeItStarted() async throws {
+        let receiver = Receiver()
+        try await receiver.application.test(.live) { receiverClient in
+            let port = try #require(receiverClient.port)
+            var webhooks = try WebhookConfiguration(url: "http://127.0.0.1:\(port)/hook", secret: Self.secret, retrySchedule: "0s,0s")
+            webhooks.attemptTimeout = 1
+            webhooks.pollInterval = 0.05
+            try await withTemporaryDirectory("stranded") { directory in
+                let store = try SQLiteLedgerStore(path: directory.appendingPathComponent("ledger.sqlite").path, writesWebhookEvents: true)
+                defer { try? store.close() }
+                let ledger = Ledger(store: store)
+                for id in ["1", "2"] {
+                    _ = try await ledger.credit(user: "alice", transactions: [LedgerTransaction(
+                        transactionId: id, originalTransactionId: id, productId: "com.example.coins100", bundleId: "com.example.app",
+                        environment: "Production", purchaseDate: Date(), source: .receipt)])
+                }
+                let first = try await ledger.claimWebhookEvents(for: "old", lease: 30, limit: 10)
+                try #require(first.count == 1)
+                _ = try await store.driver.write { connection in
+                    try connection.execute("UPDATE ledger_webhook_events SET state = 'delivered', claimed_by = NULL WHERE event_id = ?", [.text(first[0].id)])
+                }
+                let delivery = WebhookDelivery(ledger: ledger, configuration: webhooks, logger: ServerTests.logger)
+                let worker = Task { try await delivery.run() }
+                try await Self.eventually { receiver.deliveries.contains { $0.answered == 200 } }
+                worker.cancel()
+                _ = await worker.result
+                let delivered = receiver.deliveries.filter { $0.answered == 200 }
+                #expect(delivered.count == 1 && delivered.first?.id != first[0].id)
+            }
+        }
+    }
+
     /// The worker sweeps for events an older server left waiting behind nothing when it starts,
     /// then once per interval of the ledger's clock, not in every round.
     @Test func theWorkerSweepsForStrandedEventsAtStartThenEachInterval() async throws {

@@ -11,6 +11,8 @@ import ReceiptLedger
 struct StrandedEventSweep {
     /// Waiting events looked at per write (about 3 ms of SQLite's writer on a backlog of 300 000).
     static let chunk = 1_000
+    /// How soon a pass that failed starts again.
+    static let retryAfterFailure: TimeInterval = 60
 
     let interval: TimeInterval
     private var cursor: String?
@@ -21,7 +23,7 @@ struct StrandedEventSweep {
         self.interval = interval
     }
 
-    /// One chunk of the pass under way, if one is; a failure is retried at the next pass.
+    /// One chunk of the pass under way, if one is; a pass that fails starts again within a minute.
     mutating func step(on ledger: Ledger, logger: Logger) async {
         if let nextPass {
             guard ledger.now() >= nextPass else { return }
@@ -35,11 +37,13 @@ struct StrandedEventSweep {
                 // Something finished events without moving their queues on: worth an operator's look.
                 logger.warning("webhooks: events stranded behind finished ones were made due", metadata: ["events": "\(released)"])
             }
+            released = 0
+            nextPass = ledger.now().addingTimeInterval(interval)
         } catch {
+            // The ledger is down: a pass from the start once it may be back, not an interval later.
             logger.warning("webhooks: cannot sweep the waiting events", metadata: ["error": "\(error)"])
-            cursor = nil
+            (cursor, released) = (nil, 0)
+            nextPass = ledger.now().addingTimeInterval(min(interval, Self.retryAfterFailure))
         }
-        released = 0
-        nextPass = ledger.now().addingTimeInterval(interval)
     }
 }
