@@ -54,15 +54,7 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
     }
 
     public func snapshots(ofSubscription originalTransactionId: String) async throws(LedgerError) -> SubscriptionSnapshots? {
-        try await read { connection in
-            let transactions = try connection.rows(LedgerSQL.transactionSnapshotsOfSubscription, .text(originalTransactionId))
-            let renewal = try connection.rows(LedgerSQL.renewalSnapshot, .text(originalTransactionId)).first
-            guard !transactions.isEmpty || renewal != nil else { return nil }
-            var snapshots = SubscriptionSnapshots()
-            for row in transactions { snapshots.record(try SignedTransaction(snapshotBytes: row.requiredBytes(0))) }
-            if let renewal { snapshots.record(try SignedRenewalInfo(snapshotBytes: renewal.requiredBytes(0))) }
-            return snapshots
-        }
+        try await read { connection in try LedgerRows.snapshots(ofSubscription: originalTransactionId, on: connection) }
     }
 
     public func subscriptions(ownedBy user: String) async throws(LedgerError) -> SubscriptionSnapshots {
@@ -79,12 +71,7 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
     }
 
     public func owner(ofSubscription originalTransactionId: String) async throws(LedgerError) -> String? {
-        try await read { connection in
-            if let credited = try connection.rows(LedgerSQL.ownerOfSubscription, .text(originalTransactionId)).first {
-                return try credited.requiredText(0)
-            }
-            return try connection.rows(LedgerSQL.tokenOwnerOfSubscription, .text(originalTransactionId)).first?.requiredText(0)
-        }
+        try await read { connection in try LedgerRows.owner(ofSubscription: originalTransactionId, on: connection) }
     }
 
     public func recordAndClaim(

@@ -36,17 +36,10 @@ struct LedgerEventCapture: Equatable {
             if let key = facts.subscriptionKey { keys.append(key) }
         }
         for key in Set(keys) {
-            var snapshots = SubscriptionSnapshots()
-            for row in try connection.rows(LedgerSQL.transactionSnapshotsOfSubscription, .text(key)) {
-                snapshots.record(try SignedTransaction(snapshotBytes: row.requiredBytes(0)))
-            }
-            if let renewal = try connection.rows(LedgerSQL.renewalSnapshot, .text(key)).first {
-                snapshots.record(try SignedRenewalInfo(snapshotBytes: renewal.requiredBytes(0)))
-            }
-            let owner = try connection.rows(LedgerSQL.ownerOfSubscription, .text(key)).first?.requiredText(0)
-                ?? connection.rows(LedgerSQL.tokenOwnerOfSubscription, .text(key)).first?.requiredText(0)
+            let snapshots = try LedgerRows.snapshots(ofSubscription: key, on: connection)
             capture.subscriptions[key] = Subscription(
-                owner: owner, state: snapshots.subscriptions(at: instant).first { $0.originalTransactionId == key })
+                owner: try LedgerRows.owner(ofSubscription: key, on: connection),
+                state: snapshots?.subscriptions(at: instant).first { $0.originalTransactionId == key })
         }
         return capture
     }

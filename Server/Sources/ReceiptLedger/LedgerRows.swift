@@ -1,8 +1,30 @@
 import Foundation
+import ReceiptParser
 
-/// The one place that turns the rows of `LedgerSQL.uncredited`, `creditsOfUser`, `revokedCredits` and `notifications`
-/// into values, whatever the database; the column numbers follow those statements' SELECT lists.
+/// The one place that turns the rows of `LedgerSQL.uncredited`, `creditsOfUser`, `revokedCredits`,
+/// `notifications`, `snapshotsOfSubscription` and `ownerOfSubscription` into values, whatever the
+/// database; the column numbers follow those statements' SELECT lists.
 enum LedgerRows {
+    /// The snapshots held of the subscription `key` (`LedgerSQL.snapshotsOfSubscription`); nil when none is.
+    static func snapshots(ofSubscription key: String, on connection: any LedgerConnection) throws -> SubscriptionSnapshots? {
+        let rows = try connection.rows(LedgerSQL.snapshotsOfSubscription, .text(key), .text(key))
+        guard !rows.isEmpty else { return nil }
+        var snapshots = SubscriptionSnapshots()
+        for row in rows {
+            if try row.requiredText(0) == "r" {
+                snapshots.record(try SignedRenewalInfo(snapshotBytes: row.requiredBytes(2)))
+            } else {
+                snapshots.record(try SignedTransaction(snapshotBytes: row.requiredBytes(2)))
+            }
+        }
+        return snapshots
+    }
+
+    /// Who owns the subscription `key` (`LedgerSQL.ownerOfSubscription`), nil for nobody.
+    static func owner(ofSubscription key: String, on connection: any LedgerConnection) throws -> String? {
+        try connection.rows(LedgerSQL.ownerOfSubscription, .text(key), .text(key)).first?.text(0)
+    }
+
     static func seenTransaction(_ row: LedgerRow) throws -> SeenTransaction {
         SeenTransaction(
             transaction: LedgerTransaction(

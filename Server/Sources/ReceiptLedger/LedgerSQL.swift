@@ -54,10 +54,14 @@ enum LedgerSQL {
                 WHERE s.transaction_id = ledger_transactions.transaction_id)
         WHERE transaction_id = ?
         """
-    static let transactionSnapshotsOfSubscription = """
-        SELECT snapshot FROM ledger_transaction_snapshots WHERE original_transaction_id = ? ORDER BY transaction_id
+    /// A subscription's snapshots in one statement: its renewal info ('r'), then its transactions
+    /// ('t') by transaction id. Binds the original transaction id twice.
+    static let snapshotsOfSubscription = """
+        SELECT 'r', original_transaction_id, snapshot FROM ledger_renewal_snapshots WHERE original_transaction_id = ?
+        UNION ALL
+        SELECT 't', transaction_id, snapshot FROM ledger_transaction_snapshots WHERE original_transaction_id = ?
+        ORDER BY 1, 2
         """
-    static let renewalSnapshot = "SELECT snapshot FROM ledger_renewal_snapshots WHERE original_transaction_id = ?"
     /// Whether the transaction `t` may go to the user bound in second place: it is not revoked (a
     /// refund before any credit means never), and no transaction of its subscription carries an
     /// appAccountToken, as recorded from any input, other than this user's. The database itself
@@ -134,14 +138,13 @@ enum LedgerSQL {
     static let renewalSnapshotsOwnedBy = """
         SELECT r.snapshot FROM ledger_renewal_snapshots r WHERE r.original_transaction_id IN (\(ownedBy))
         """
-    /// Who owns a subscription: its first credited user, else the user bound to an appAccountToken
-    /// it carries (the first by transaction id).
+    /// Who owns a subscription, one row, NULL for nobody: its first credited user, else the user
+    /// bound to an appAccountToken it carries (the first by transaction id). Binds the
+    /// subscription twice.
     static let ownerOfSubscription = """
-        SELECT user_id FROM ledger_subscription_owners WHERE subscription_key = ?
-        """
-    static let tokenOwnerOfSubscription = """
-        SELECT u.user_id FROM ledger_transactions x JOIN ledger_users u ON u.app_account_token = x.app_account_token
-        WHERE x.subscription_key = ? ORDER BY x.transaction_id LIMIT 1
+        SELECT COALESCE((SELECT user_id FROM ledger_subscription_owners WHERE subscription_key = ?),
+            (SELECT u.user_id FROM ledger_transactions x JOIN ledger_users u ON u.app_account_token = x.app_account_token
+                WHERE x.subscription_key = ? ORDER BY x.transaction_id LIMIT 1))
         """
     static let creditsOfUser = """
         SELECT c.transaction_id, c.user_id, c.credited_at_ms, t.product_id, t.revoked_at_ms, t.revocation_reason
