@@ -27,8 +27,7 @@ struct SQLiteLedgerConnection: LedgerConnection {
     }
 
     private func run(_ handle: OpaquePointer, _ sql: String, _ values: [LedgerValue]) throws -> LedgerAnswer {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        sqlite3_reset(handle)  // every parameter is bound below: no need to clear the last ones
         guard Int(sqlite3_bind_parameter_count(handle)) == values.count else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(values.count) values for \(sqlite3_bind_parameter_count(handle)) parameters", sql: sql)
         }
