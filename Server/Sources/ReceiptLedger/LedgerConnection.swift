@@ -44,12 +44,12 @@ extension LedgerConnection {
 
     @discardableResult
     func run(_ statement: LedgerStatement) throws -> Int {
-        try execute(placeholders.render(statement.sql), statement.values).changedRows
+        try execute(placeholders.render(statement.sql), statement.storableValues()).changedRows
     }
 
     /// Runs one `LedgerSQL` statement whose answer is not needed (``send(_:_:)``).
     func send(_ statement: LedgerStatement) throws {
-        try send(placeholders.render(statement.sql), statement.values)
+        try send(placeholders.render(statement.sql), statement.storableValues())
     }
 
     /// The rows of one `LedgerSQL` query.
@@ -58,6 +58,6 @@ extension LedgerConnection {
     }
 
     func rows(_ statement: LedgerStatement) throws -> [LedgerRow] {
-        try execute(placeholders.render(statement.sql), statement.values).rows
+        try execute(placeholders.render(statement.sql), statement.storableValues()).rows
     }
 }

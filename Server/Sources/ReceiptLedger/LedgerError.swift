@@ -11,6 +11,9 @@ public enum LedgerError: Error, Sendable, Hashable, CustomStringConvertible {
     case appAccountTokenMismatch(transactionId: String)
     /// The token is bound to another user, or the user to another token: bindings are permanent (409).
     case bindingConflict(user: String)
+    /// A text value holds a NUL character (U+0000), which SQLite would keep and PostgreSQL refuse:
+    /// both refuse it, before the database sees it (422).
+    case unstorableText
     /// The database could not be opened, read or written (503): the message says what it reported.
     case storageUnavailable(String)
 
@@ -21,6 +24,7 @@ public enum LedgerError: Error, Sendable, Hashable, CustomStringConvertible {
         case .transactionRevoked(let id): "transaction \(id) was refunded or revoked before it was credited"
         case .appAccountTokenMismatch(let id): "transaction \(id) carries an appAccountToken not bound to this user"
         case .bindingConflict(let user): "user \(user) or the appAccountToken is already bound otherwise"
+        case .unstorableText: "a text value holds a NUL character (U+0000), which the ledger does not store"
         case .storageUnavailable(let message): "the ledger's database is unavailable: \(message)"
         }
     }

@@ -16,4 +16,11 @@ package struct LedgerStatement: Sendable, Hashable {
         self.sql = sql
         self.values = values
     }
+
+    /// Its values, once none is text holding U+0000: SQLite would store such text and PostgreSQL
+    /// refuse it, so the ledger refuses it before either database sees it, the same on both.
+    func storableValues() throws(LedgerError) -> [LedgerValue] {
+        for case .text(let text?) in values where text.utf8.contains(0) { throw .unstorableText }
+        return values
+    }
 }

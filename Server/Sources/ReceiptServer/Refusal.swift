@@ -144,10 +144,11 @@ extension Refusal {
 // MARK: - The ledger
 
 extension Refusal {
-    /// The ledger's refusal: 422 for a transaction the input does not hold, 409 for a transaction
-    /// or binding that belongs to someone else or a transaction revoked before it was credited, 503
-    /// when the database failed (try again: a credit it may have written is answered
-    /// `alreadyCredited`). The database's own message goes to the log, not to the client.
+    /// The ledger's refusal: 422 for a transaction the input does not hold or text the ledger
+    /// cannot store, 409 for a transaction or binding that belongs to someone else or a transaction
+    /// revoked before it was credited, 503 when the database failed (try again: a credit it may
+    /// have written is answered `alreadyCredited`). The database's own message goes to the log, not
+    /// to the client.
     init(_ error: LedgerError) {
         switch error {
         case .transactionNotInInput:
@@ -160,6 +161,8 @@ extension Refusal {
             self.init(.conflict, code: "appAccountTokenMismatch", reason: error.description)
         case .bindingConflict:
             self.init(.conflict, code: "bindingConflict", reason: error.description, member: "appAccountToken")
+        case .unstorableText:
+            self.init(.unprocessableContent, code: "unstorableText", reason: error.description)
         case .storageUnavailable:
             self = .storageUnavailable
         }

@@ -35,6 +35,23 @@ struct LedgerDriverTests {
         }
     }
 
+    /// Text holding U+0000 (SQLite would keep it, PostgreSQL refuse it as not UTF-8) is refused
+    /// before either database sees it, with the same typed error on both, writing nothing; so is a
+    /// read that names such text.
+    @Test(arguments: StoreKind.allCases) func textHoldingNULIsRefusedTheSameOnEveryDatabase(_ kind: StoreKind) async throws {
+        try await withLedger(kind) { ledger, _ in
+            let (recorded, log) = try Self.recording(ledger)
+            await #expect(throws: LedgerError.unstorableText) {
+                try await recorded.credit(user: "alice", transactions: [receiptTransaction("1000"), receiptTransaction("1001", product: "coins\u{0}100")])
+            }
+            await #expect(throws: LedgerError.unstorableText) { try await recorded.credits(of: "a\u{0}b") }
+            #expect(log.statements.contains(Self.placeholders(kind).render(LedgerSQL.insertSeen)))
+            #expect(!log.values.contains { if case .text(let text?) = $0 { text.utf8.contains(0) } else { false } })
+            #expect(try await ledger.uncredited(olderThan: -1).isEmpty)
+            #expect(try await ledger.credits(of: "alice").isEmpty)
+        }
+    }
+
     /// Key order is by bytes: the same order on every database and for every request, whatever
     /// Swift's own comparison says of two spellings of one character.
     @Test func keyOrderComparesBytesAndKeepsTheInputOrderOfEqualKeys() {

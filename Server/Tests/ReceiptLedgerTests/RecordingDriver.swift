@@ -10,6 +10,9 @@ final class StatementLog: @unchecked Sendable {
 
     var statements: [String] { lock.withLock { entries.map(\.sql) } }
 
+    /// Every value bound, in the order run.
+    var values: [LedgerValue] { lock.withLock { entries.flatMap(\.values) } }
+
     /// The `position`th value of every run of `sql`, in the order run.
     func values(of sql: String, at position: Int) -> [LedgerValue] {
         lock.withLock { entries.filter { $0.sql == sql }.map { $0.values[position] } }

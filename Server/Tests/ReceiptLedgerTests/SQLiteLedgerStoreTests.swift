@@ -20,7 +20,8 @@ struct SQLiteLedgerStoreTests {
     }
 
     /// Values go into SQLite's statements and come back as they were: empty text and bytes are
-    /// not NULL, text keeps a NUL byte, whole numbers keep their range; NULL of any kind reads
+    /// not NULL, text keeps a NUL byte (the store's statements refuse such text before, as
+    /// PostgreSQL would: `unstorableText`), whole numbers keep their range; NULL of any kind reads
     /// back as NULL text. A statement given the wrong number of values is refused.
     @Test func valuesRoundTripThroughTheConnection() async throws {
         try await withTemporaryDirectory { directory in

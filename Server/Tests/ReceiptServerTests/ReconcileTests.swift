@@ -207,6 +207,37 @@ struct ReconcileTests {
         }
     }
 
+    /// A transaction Apple signed with text no ledger database stores alike (a productId holding
+    /// U+0000: SQLite would keep it, PostgreSQL refuse it): delivered, its notification is refused
+    /// with 422 `unstorableText`; a cycle counts it refused and moves past it; support's history
+    /// route refuses the transaction the same way; nothing of it is recorded.
+    @Test func textTheLedgerCannotStoreIsRefusedOnEveryRoute() async throws {
+        let simulator = try AppleSimulator()
+        let transaction = simulator.transaction(id: "41", product: "com.example\u{0}monthly", environment: .production,
+                                                expires: Self.now.addingTimeInterval(86_400))
+        let signedDate = AppleSimulator.signedDate.addingTimeInterval(60)
+        let notification = simulator.notification("SUBSCRIBED", subtype: "INITIAL_BUY", transaction: transaction, environment: .production,
+                                                  signedDate: signedDate)
+        simulator.add(transaction: transaction, in: .production)
+        simulator.add(notification: notification, signedDate: signedDate, failed: true, in: .production)
+        try await simulator.application.test(.live) { apple in
+            let port = try #require(apple.port)
+            try await Self.withServer(simulator, port: port) { client in
+                let delivered = try await LedgerFixtures.send(client, .post, "/v2/notifications",
+                                                              body: "{\"signedPayload\":\"\(simulator.signed(notification))\"}", authorization: nil)
+                #expect(delivered.status == 422 && RefusalShape.error(delivered.json)["code"] == "unstorableText", "\(delivered.json)")
+                let cycle = try await LedgerFixtures.send(client, .post, "/v1/reconcile")
+                #expect(cycle.status == 200 && cycle.json["fetched"] as? Int == 1 && cycle.json["refused"] as? Int == 1
+                        && cycle.json["applied"] as? Int == 0 && cycle.json["checkpoint"] is String, "\(cycle.json)")
+                let history = try await LedgerFixtures.send(client, .post, "/v1/reconcile/transactions/41")
+                #expect(history.status == 422 && RefusalShape.error(history.json)["code"] == "unstorableText", "\(history.json)")
+                let logged = try await LedgerFixtures.send(client, .get, "/v1/notifications")
+                #expect((logged.json["notifications"] as? [Any])?.isEmpty == true, "\(logged.json)")
+                #expect(try await LedgerFixtures.send(client, .get, "/v1/subscriptions/41").status == 404)
+            }
+        }
+    }
+
     @Test func withoutCredentialsTheRoutesSaySo() async throws {
         try await Self.withServer(try AppleSimulator(), port: nil) { client in
             for (method, uri) in [(HTTPRequest.Method.post, "/v1/reconcile"), (.get, "/v1/reconcile"), (.post, "/v1/reconcile/transactions/1")] {

@@ -193,8 +193,8 @@ public final class Reconciler: Service, Sendable {
     enum Applied { case applied, repeated, refused }
 
     /// Applies one notification as `POST /v2/notifications` would, unless the log holds it
-    /// already (a repeat). One the server refuses (not verified under its trust, another app) is
-    /// logged and counted, never applied: the checkpoint still moves past it, since no later
+    /// already (a repeat). One the server refuses (not verified under its trust, another app, text
+    /// the ledger cannot store) is logged and counted, never applied: the checkpoint still moves past it, since no later
     /// cycle could apply it either.
     private func apply(_ signedPayload: String) async throws -> Applied {
         var json = JSONWriter()
@@ -207,8 +207,15 @@ public final class Reconciler: Service, Sendable {
                            metadata: ["reason": "\(outcome.refusal?.reason ?? "not a notification")"])
             return .refused
         }
-        if let uuid = notification.notificationUUID, try await ledger.isNotificationLogged(uuid) { return .repeated }
-        try await ledger.record(notification: outcome)
+        do {
+            if let uuid = notification.notificationUUID, try await ledger.isNotificationLogged(uuid) { return .repeated }
+            try await ledger.record(notification: outcome)
+        } catch .unstorableText {
+            // Verified, but holding text no ledger database stores alike: no later cycle could apply it either.
+            logger.warning("reconcile: a notification from Apple's history is refused",
+                           metadata: ["reason": "\(LedgerError.unstorableText)"])
+            return .refused
+        }
         return .applied
     }
 
