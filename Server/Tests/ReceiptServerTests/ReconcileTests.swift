@@ -211,7 +211,7 @@ struct ReconcileTests {
     /// U+0000: SQLite would keep it, PostgreSQL refuse it): delivered, its notification is refused
     /// with 422 `unstorableText`; a cycle counts it refused and moves past it; support's history
     /// route refuses the transaction the same way; nothing of it is recorded.
-    @Test func textTheLedgerCannotStoreIsRefusedOnEveryRoute() async throws {
+    @Test func textTheLedgerCannotStoreIsRefusedByTheNotificationAndReconcileRoutes() async throws {
         let simulator = try AppleSimulator()
         let transaction = simulator.transaction(id: "41", product: "com.example\u{0}monthly", environment: .production,
                                                 expires: Self.now.addingTimeInterval(86_400))

@@ -19,7 +19,8 @@ public final class Reconciler: Service, Sendable {
         public var fetched: Int
         public var applied: Int
         public var repeats: Int
-        /// Notifications the server refused (not verified, another app): logged, never applied.
+        /// Notifications the server refused (not verified, another app, text the ledger cannot
+        /// store): logged, never applied.
         public var refused: Int
         public var checkpoint: Date
     }

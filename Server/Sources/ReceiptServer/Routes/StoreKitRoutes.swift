@@ -4,7 +4,8 @@ import ReceiptLedger
 /// The StoreKit 2 routes:
 /// - `POST /v2/notifications`: App Store Server Notifications V2 (`{"signedPayload": ...}`) →
 ///   200 only when the notification and its nested tokens verify, 400 otherwise; with a ledger,
-///   recorded in it (503 when it cannot be, so that Apple sends it again).
+///   recorded in it (503 when it cannot be, so that Apple sends it again; 422 `unstorableText`
+///   when it holds text the ledger refuses to store).
 /// - `POST /v1/transactions`: a transaction token or an App Store Server API answer → each
 ///   token's typed JSON.
 struct StoreKitRoutes {
