@@ -195,8 +195,8 @@ public final class Reconciler: Service, Sendable {
 
     /// Applies one notification as `POST /v2/notifications` would, unless the log holds it
     /// already (a repeat). One the server refuses (not verified under its trust, another app, text
-    /// the ledger cannot store) is logged and counted, never applied: the checkpoint still moves past it, since no later
-    /// cycle could apply it either.
+    /// the ledger cannot store) is logged and counted, never applied: the checkpoint still moves
+    /// past it, since no later cycle could apply it either.
     private func apply(_ signedPayload: String) async throws -> Applied {
         var json = JSONWriter()
         json.beginObject()
@@ -204,20 +204,22 @@ public final class Reconciler: Service, Sendable {
         json.endObject()
         let outcome = service.verifyNotification(body: json.finish())
         guard outcome.refusal == nil, let notification = outcome.notification else {
-            logger.warning("reconcile: a notification from Apple's history is refused",
-                           metadata: ["reason": "\(outcome.refusal?.reason ?? "not a notification")"])
-            return .refused
+            return refused(because: outcome.refusal?.reason ?? "not a notification")
         }
         do {
             if let uuid = notification.notificationUUID, try await ledger.isNotificationLogged(uuid) { return .repeated }
             try await ledger.record(notification: outcome)
-        } catch .unstorableText {
-            // Verified, but holding text no ledger database stores alike: no later cycle could apply it either.
-            logger.warning("reconcile: a notification from Apple's history is refused",
-                           metadata: ["reason": "\(LedgerError.unstorableText)"])
-            return .refused
+        } catch {
+            // Text no ledger database stores alike: no later cycle could apply it either.
+            guard error == .unstorableText else { throw error }
+            return refused(because: error.description)
         }
         return .applied
+    }
+
+    private func refused(because reason: String) -> Applied {
+        logger.warning("reconcile: a notification from Apple's history is refused", metadata: ["reason": "\(reason)"])
+        return .refused
     }
 
     /// Fetches a customer's whole transaction history and records every transaction in it as
