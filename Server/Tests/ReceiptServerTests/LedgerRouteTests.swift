@@ -121,6 +121,7 @@ struct LedgerRouteTests {
     /// Forged, unreadable or refused input is answered as /v1/receipts or /v1/transactions answer
     /// it, and the ledger is untouched.
     @Test func refusedInputLeavesTheLedgerUntouched() async throws {
+        let sample = Data(try Paths.fixture("sample.receipt")).base64EncodedString()
         try await Fixtures.withServer({ $0.acceptedBundleIDs = ["com.example.receiptparser.sample"] }) { client, ledger in
             let cases: [(String, String, Int, String)] = [
                 ("forged signature", try Fixtures.receiptCredit(user: "alice", receipt: "tampered-signature.receipt"), 422, "signatureInvalid"),
@@ -128,6 +129,9 @@ struct LedgerRouteTests {
                 ("another root", try Fixtures.receiptCredit(user: "alice", receipt: "wrong-root.receipt"), 422, "untrustedChain"),
                 ("not base64", #"{"user":"alice","receipt-data":"***"}"#, 422, "notBase64"),
                 ("a JSON body inside receipt-data", #"{"user":"alice","receipt-data":"{\"receipt-data\":\"MIIB\"}"}"#, 422, "notBase64"),
+                // A genuine receipt's body inside the string, after blanks or after base64: never credited.
+                ("a receipt's JSON body after blanks", #"{"user":"alice","receipt-data":" \r\n\t{\"receipt-data\":\"\#(sample)\"}"}"#, 422, "notBase64"),
+                ("a receipt's JSON body after base64", #"{"user":"alice","receipt-data":"MIIB{\"receipt-data\":\"\#(sample)\"}"}"#, 422, "notBase64"),
                 ("forged token", try Fixtures.tokenCredit(user: "alice", "signature-flipped-bit.jws"), 422, "signatureInvalid"),
                 ("unreadable token", #"{"user":"alice","signedTransaction":"abc.def"}"#, 400, "malformedToken"),
                 ("renewal info, not a transaction", try Fixtures.tokenCredit(user: "alice", "renewal-info.jws"), 422, "wrongKind"),
