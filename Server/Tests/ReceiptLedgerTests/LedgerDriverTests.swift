@@ -10,6 +10,10 @@ struct LedgerDriverTests {
         let sql = "UPDATE t SET a = ?, b = ? WHERE c = ?"
         #expect(LedgerPlaceholders.questionMarks.render(sql) == sql)
         #expect(LedgerPlaceholders.numbered.render(sql) == "UPDATE t SET a = $1, b = $2 WHERE c = $3")
+        // Past nine, and with text that is not ASCII around them (the walk is by byte).
+        let eleven = "INSERT INTO t VALUES (" + Array(repeating: "?", count: 11).joined(separator: ", ") + ") -- é\u{301}?"
+        #expect(LedgerPlaceholders.numbered.render(eleven)
+            == "INSERT INTO t VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) -- é\u{301}$12")
     }
 
     /// A credit of three transactions given out of order: sightings, owners and credits are written
