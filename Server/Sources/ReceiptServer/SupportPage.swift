@@ -109,41 +109,93 @@ enum SupportPage {
             + "<pre id=\"tokens\">\(escape(tokens))</pre>\n"
     }
 
-    /// HTML-escaped, scalar by scalar: a `<` joined to a combining mark is one Character to
-    /// Swift but still a `<` to the browser, so matching Characters would let it through.
+    /// HTML-escaped, byte by byte: a `<` joined to a combining mark is one Character to Swift
+    /// but still a `<` to the browser, so matching Characters would let it through (and the five
+    /// bytes escaped never occur inside a multi-byte UTF-8 sequence). The bytes between them are
+    /// copied a run at a time: a pasted input is anyone's, up to the body limit.
     static func escape(_ text: String) -> String {
-        var escaped = ""
+        var escaped: [UInt8] = []
         escaped.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.unicodeScalars.append(scalar)
+        var text = text
+        text.withUTF8 { bytes in
+            var run = 0
+            for (index, byte) in bytes.enumerated() {
+                let entity: StaticString
+                switch byte {
+                case UInt8(ascii: "&"): entity = "&amp;"
+                case UInt8(ascii: "<"): entity = "&lt;"
+                case UInt8(ascii: ">"): entity = "&gt;"
+                case UInt8(ascii: "\""): entity = "&quot;"
+                case UInt8(ascii: "'"): entity = "&#39;"
+                default: continue
+                }
+                escaped.append(contentsOf: bytes[run..<index])
+                escaped.append(contentsOf: UnsafeBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount))
+                run = index + 1
             }
+            escaped.append(contentsOf: bytes[run...])
         }
-        return escaped
+        return String(decoding: escaped, as: UTF8.self)
     }
 
     /// The value of a field in an `application/x-www-form-urlencoded` body; nil when absent.
     /// Names are decoded and compared byte for byte, and a field named twice is refused, as
-    /// duplicate JSON keys are: two readers could take different ones.
+    /// duplicate JSON keys are: two readers could take different ones. Bytes of the body that are not
+    /// UTF-8 read as U+FFFD; a value with a `%` not followed by two hex digits, or whose escapes
+    /// decode to bytes that are not UTF-8, reads as empty. Read byte by byte, in one pass: the body is anyone's,
+    /// up to the size limit, before any token or gate (through Foundation's string search and
+    /// decoding, a body of a million empty fields took seconds).
     static func formValue(named name: String, in body: [UInt8]) throws(Refusal) -> String? {
-        func decoded(_ part: Substring) -> String? {
-            String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-        }
-        let text = String(decoding: body, as: UTF8.self)
+        let text = Array(String(decoding: body, as: UTF8.self).utf8)
         var found: String?
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, let key = decoded(parts[0]), key.utf8.elementsEqual(name.utf8) else { continue }
+        var start = text.startIndex
+        while start < text.endIndex {
+            let end = text[start...].firstIndex(of: UInt8(ascii: "&")) ?? text.endIndex
+            let pair = text[start..<end]
+            start = end + 1
+            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")), isName(name, pair[..<equals]) else { continue }
             guard found == nil else {
                 throw Refusal.invalid(member: name, "the form names \"\(name)\" twice")
             }
-            found = decoded(parts[1]) ?? ""
+            found = formDecoded(pair[(equals + 1)...]) ?? ""
         }
         return found
+    }
+
+    /// Whether a form field's encoded `key` decodes to `name`; decoded only when it holds escapes.
+    private static func isName(_ name: String, _ key: ArraySlice<UInt8>) -> Bool {
+        if !key.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) { return key.elementsEqual(name.utf8) }
+        return formDecoded(key)?.utf8.elementsEqual(name.utf8) == true
+    }
+
+    /// A form field's name or value decoded (`+` is a space, `%XX` a byte); nil when a `%` is not
+    /// followed by two hex digits or the bytes are not UTF-8.
+    private static func formDecoded(_ part: ArraySlice<UInt8>) -> String? {
+        func hexValue(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(part.count)
+        var index = part.startIndex
+        while index < part.endIndex {
+            let byte = part[index]
+            switch byte {
+            case UInt8(ascii: "+"):
+                decoded.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard index + 2 < part.endIndex, let high = hexValue(part[index + 1]), let low = hexValue(part[index + 2]) else { return nil }
+                decoded.append(high << 4 | low)
+                index += 2
+            default:
+                decoded.append(byte)
+            }
+            index += 1
+        }
+        return String(validating: decoded, as: UTF8.self)
     }
 }

@@ -529,19 +529,6 @@ struct ScenarioFailure: Error, CustomStringConvertible {
 
 // MARK: - Orders and the state compared
 
-/// A reproducible generator (SplitMix64), so that an order that fails can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// One delivery order: the indices of the scenario's notifications, in the order delivered.
 struct DeliveryOrder: Sendable {
     var number: Int
