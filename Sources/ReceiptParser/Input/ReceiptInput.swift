@@ -48,14 +48,6 @@ public enum ReceiptInput {
         guard let first = bytes.firstIndex(where: { !Base64.isWhitespace($0) }), bytes[first] == UInt8(ascii: "{") else {
             return false
         }
-        return contains(Array("\"purchase-info\"".utf8), in: bytes) && contains(Array("\"signature\"".utf8), in: bytes)
-    }
-
-    private static func contains(_ needle: [UInt8], in bytes: [UInt8]) -> Bool {
-        guard let first = needle.first, needle.count <= bytes.count else { return false }
-        for start in 0...(bytes.count - needle.count) where bytes[start] == first {
-            if bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
-        }
-        return false
+        return ByteSearch.contains(Array("\"purchase-info\"".utf8), in: bytes) && ByteSearch.contains(Array("\"signature\"".utf8), in: bytes)
     }
 }

@@ -16,7 +16,8 @@ public enum SignedDataInput {
     public static func isSignedData(_ input: [UInt8]) -> Bool {
         guard let first = input.first(where: { !Base64.isWhitespace($0) }) else { return false }
         if first == UInt8(ascii: "{") {
-            return !input.contains(Array("\"receipt-data\"".utf8)) && members.contains { input.contains(Array("\"\($0.name)\"".utf8)) }
+            return !ByteSearch.contains(Array("\"receipt-data\"".utf8), in: input)
+                && members.contains { ByteSearch.contains(Array("\"\($0.name)\"".utf8), in: input) }
         }
         // A compact JWS starts as a JSON object's base64url does ("ey" for `{"`, "ew" for `{`
         // and a line break: no base64 receipt and no hexadecimal does) and has a dot; or it is
