@@ -117,7 +117,8 @@ public final class Reconciler: Service, Sendable {
     func requestAppAccountTokens(user: String, credited transactions: [LedgerTransaction]) {
         guard setsAppAccountTokens else { return }
         var originals: [String] = []
-        for transaction in transactions where transaction.appAccountToken == nil && !originals.contains(transaction.subscriptionKey) {
+        var seen: Set<String> = []
+        for transaction in transactions where transaction.appAccountToken == nil && seen.insert(transaction.subscriptionKey).inserted {
             originals.append(transaction.subscriptionKey)
         }
         if !originals.isEmpty { tokenRequests.continuation.yield(TokenRequest(user: user, originalTransactionIds: originals)) }

@@ -38,7 +38,10 @@ struct LedgerRoutes {
             let outcome = try await metrics.ledgerOperation("credit") { () async throws(LedgerError) in
                 try await ledger.credit(user: credit.user, transactions: transactions, requested: credit.transactionId)
             }
-            reconciler?.requestAppAccountTokens(user: credit.user, credited: transactions.filter { outcome.credited.contains($0.transactionId) })
+            if let reconciler {
+                let credited = Set(outcome.credited)
+                reconciler.requestAppAccountTokens(user: credit.user, credited: transactions.filter { credited.contains($0.transactionId) })
+            }
             return LedgerResponse.credit(outcome, user: credit.user)
         }
 
