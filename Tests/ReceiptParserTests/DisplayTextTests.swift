@@ -71,3 +71,20 @@ struct DisplayTextTests {
         #expect(!Self.holdsRawControl(SupportView.verdict(.failure(failure))))
     }
 }
+
+extension DisplayTextTests {
+    /// A token's array is described only as far as the line shows it: a forged token may claim a
+    /// million values, and the line is the same as describing them all and cutting.
+    @Test func aTokensArrayIsDescribedAsFarAsItIsShown() {
+        func line(_ count: Int) -> String? {
+            var token = SignedDataInspection(member: nil, expectedKind: .transaction)
+            token.payload = .object([(key: "values", value: .array((0..<count).map { .number(String($0)) }))])
+            return SupportView.tokenLines([token]).first { $0.contains("values:") }
+        }
+        let long = line(1_000_000)
+        #expect(long == line(200))
+        let shown = (0..<200).map(String.init).joined(separator: ", ").prefix(DisplayText.fieldLimit)
+        #expect(long?.hasSuffix("[" + shown + "]") == true)
+        #expect(line(3)?.hasSuffix("[0, 1, 2]") == true)
+    }
+}

@@ -131,7 +131,14 @@ extension SupportView {
         case .bool(let flag): return flag ? "true" : "false"
         case .null: return "null"
         case .array(let elements):
-            return "[" + elements.map { describe("", $0, currency: currency) }.joined(separator: ", ").prefix(DisplayText.fieldLimit) + "]"
+            // Described only as far as is shown: a forged token's array may hold a million values.
+            var described = ""
+            for element in elements {
+                if described.count >= DisplayText.fieldLimit { break }
+                if !described.isEmpty { described += ", " }
+                described += describe("", element, currency: currency)
+            }
+            return "[" + described.prefix(DisplayText.fieldLimit) + "]"
         case .object: return "{...}"
         }
     }
