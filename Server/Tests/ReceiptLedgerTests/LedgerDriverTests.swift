@@ -56,6 +56,26 @@ struct LedgerDriverTests {
         }
     }
 
+    /// A SQLite ledger written before such text was refused may hold some. With webhooks on,
+    /// binding a token of such a subscription looks its key up again for the outbox: refused the
+    /// same way (422 at `PUT /v1/users/{user}`, as documented), and nothing is bound.
+    @Test func bindingOverEarlierTextHoldingNULIsRefused() async throws {
+        try await withLedger(.sqlite, writesWebhookEvents: true) { ledger, _ in
+            let store = try #require(ledger.store as? DatabaseLedgerStore)
+            let token = UUID()
+            let id = LedgerValue.text("2000\u{0}1")
+            // As an earlier version wrote it: past the check, straight to the connection.
+            _ = try await store.driver.write { connection in
+                try connection.execute("""
+                    INSERT INTO ledger_transactions (transaction_id, original_transaction_id, subscription_key, environment, source,
+                        app_account_token, first_seen_at_ms) VALUES (?, ?, ?, 'Production', 'jws', ?, 0)
+                    """, [id, id, id, .text(token.uuidString.lowercased())])
+            }
+            await #expect(throws: LedgerError.unstorableText) { try await ledger.bind(user: "alice", appAccountToken: token) }
+            #expect(try await ledger.appAccountToken(of: "alice") == nil)
+        }
+    }
+
     /// Key order is by bytes: the same order on every database and for every request, whatever
     /// Swift's own comparison says of two spellings of one character.
     @Test func keyOrderComparesBytesAndKeepsTheInputOrderOfEqualKeys() {
