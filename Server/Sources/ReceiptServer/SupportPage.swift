@@ -130,7 +130,7 @@ enum SupportPage {
                 default: continue
                 }
                 escaped.append(contentsOf: bytes[run..<index])
-                escaped.append(contentsOf: UnsafeBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount))
+                entity.withUTF8Buffer { escaped.append(contentsOf: $0) }
                 run = index + 1
             }
             escaped.append(contentsOf: bytes[run...])
@@ -196,6 +196,9 @@ enum SupportPage {
             }
             index += 1
         }
-        return String(validating: decoded, as: UTF8.self)
+        // Decoding repairs what is not UTF-8, so the bytes come back unchanged only when they are
+        // (`String(validating:)` needs macOS 15).
+        let text = String(decoding: decoded, as: UTF8.self)
+        return text.utf8.elementsEqual(decoded) ? text : nil
     }
 }

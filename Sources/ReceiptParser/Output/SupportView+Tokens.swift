@@ -133,10 +133,9 @@ extension SupportView {
         case .array(let elements):
             // Described only as far as is shown: a forged token's array may hold a million values.
             var described = ""
-            for element in elements {
+            for (index, element) in elements.enumerated() {
                 if described.count >= DisplayText.fieldLimit { break }
-                if !described.isEmpty { described += ", " }
-                described += describe("", element, currency: currency)
+                described += (index == 0 ? "" : ", ") + describe("", element, currency: currency)
             }
             return "[" + described.prefix(DisplayText.fieldLimit) + "]"
         case .object: return "{...}"

@@ -122,6 +122,8 @@ struct CompactJWS {
             }
             return true
         }
-        return ascii || String(validating: bytes, as: UTF8.self) != nil
+        // Decoding repairs what is not UTF-8, so the bytes come back unchanged only when they are
+        // (`String(validating:)` needs macOS 15).
+        return ascii || String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes)
     }
 }

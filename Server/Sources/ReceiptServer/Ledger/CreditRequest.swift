@@ -31,9 +31,10 @@ struct CreditRequest: Sendable {
             throw .invalid(member: nil, "a credit names exactly one of receipt-data and signedTransaction")
         case (let receipt?, nil):
             // Base64 never starts with "{": refused here, so that the verifier's input reader
-            // cannot take a JSON body inside the string for a request of its own. A "{" further on
-            // fails its base64 (notBase64 too), so the first byte past any blanks is the one to look
-            // at (searching the whole receipt for "{" through Foundation was 15 % of a credit's CPU).
+            // cannot take a JSON body inside the string for a request of its own. It reads JSON only
+            // when "{" is the first byte past its blanks (space, tab, CR, LF); a "{" further on is
+            // refused by the verifier like any other text that is not base64 (searching the whole
+            // receipt for "{" through Foundation was 15 % of a credit's CPU).
             guard receipt.utf8.first(where: { $0 > 0x20 }) != UInt8(ascii: "{") else {
                 throw Refusal(.unprocessableContent, code: ReceiptError.Code.notBase64.name, reason: "\"receipt-data\" is not base64",
                               member: "receipt-data", receiptStatus: VerifyReceiptResponse.Status.malformed.rawValue, verdict: .unreadable)
