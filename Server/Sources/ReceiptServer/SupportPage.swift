@@ -140,11 +140,11 @@ enum SupportPage {
 
     /// The value of a field in an `application/x-www-form-urlencoded` body; nil when absent.
     /// Names are decoded and compared byte for byte, and a field named twice is refused, as
-    /// duplicate JSON keys are: two readers could take different ones. Bytes of the body that are not
-    /// UTF-8 read as U+FFFD; a value with a `%` not followed by two hex digits, or whose escapes
-    /// decode to bytes that are not UTF-8, reads as empty. Read byte by byte, in one pass: the body is anyone's,
-    /// up to the size limit, before any token or gate (through Foundation's string search and
-    /// decoding, a body of a million empty fields took seconds).
+    /// duplicate JSON keys are: two readers could take different ones. Bytes of the body that are
+    /// not UTF-8 read as U+FFFD; a value with a `%` not followed by two hex digits, or whose escapes
+    /// decode to bytes that are not UTF-8, reads as empty. Read byte by byte, in one pass: the body
+    /// is anyone's, up to the size limit, before any token or gate (through Foundation's string
+    /// search and decoding, a body of a million empty fields took seconds).
     static func formValue(named name: String, in body: [UInt8]) throws(Refusal) -> String? {
         let text = Array(String(decoding: body, as: UTF8.self).utf8)
         var found: String?
