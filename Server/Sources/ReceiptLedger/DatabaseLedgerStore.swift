@@ -165,9 +165,10 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
 
     public func claimWebhookEvents(for worker: String, until: Date, at now: Date, limit: Int) async throws(LedgerError) -> [WebhookEvent] {
         let (nowMs, untilMs) = (LedgerDate.milliseconds(now), LedgerDate.milliseconds(until))
+        let claim = LedgerSQL.claimWebhookEvents(lockClause: driver.lockingSkippingLockedRows)
         return try await write { connection in
-            try connection.run(LedgerSQL.claimWebhookEvents, .text(worker), .integer(untilMs), .integer(nowMs), .integer(nowMs),
-                               .integer(Int64(limit)), .integer(nowMs))
+            try connection.run(claim, .integer(nowMs), .integer(nowMs), .integer(Int64(limit)), .text(worker), .integer(untilMs),
+                               .integer(nowMs))
             return try connection.rows(LedgerSQL.claimedWebhookEvents, .text(worker)).map { row in
                 WebhookEvent(id: try row.requiredText(0), user: try row.requiredText(1), type: try row.requiredText(2),
                              body: try row.requiredBytes(3), attempts: Int(try row.requiredInteger(4)))

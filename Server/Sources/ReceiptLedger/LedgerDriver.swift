@@ -18,6 +18,11 @@ package protocol LedgerDriver: Sendable {
     /// took `key` (a ``LedgerLockKey``); nil when writing transactions never overlap (SQLite).
     func transactionLock(_ key: LedgerLockKey) -> LedgerStatement?
 
+    /// Ends a SELECT so that it locks the rows it reads, until the transaction ends, and passes over
+    /// rows another transaction holds instead of waiting for them (PostgreSQL's `FOR UPDATE SKIP
+    /// LOCKED`); empty when writing transactions never overlap (SQLite).
+    var lockingSkippingLockedRows: String { get }
+
     /// What went wrong, for the admin who reads `storageUnavailable`: what the database reported,
     /// and where it is (never a password).
     func describe(_ failure: any Error) -> String

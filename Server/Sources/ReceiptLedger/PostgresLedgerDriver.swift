@@ -22,6 +22,8 @@ struct PostgresLedgerDriver: LedgerDriver {
                         values: [.integer(Int64(key.space)), .integer(Int64(key.value))])
     }
 
+    let lockingSkippingLockedRows = "FOR UPDATE SKIP LOCKED"
+
     func write<T: Sendable>(_ work: @escaping @Sendable (any LedgerConnection) throws -> T) async throws -> T {
         try await perform { connection in try connection.inTransaction(work) }
     }

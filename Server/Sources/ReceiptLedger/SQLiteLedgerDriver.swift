@@ -17,6 +17,7 @@ struct SQLiteLedgerDriver: LedgerDriver {
 
     /// One writer at a time already.
     func transactionLock(_ key: LedgerLockKey) -> LedgerStatement? { nil }
+    var lockingSkippingLockedRows: String { "" }
 
     func write<T: Sendable>(_ work: @escaping @Sendable (any LedgerConnection) throws -> T) async throws -> T {
         try await groupCommit.write(work)

@@ -30,6 +30,8 @@ struct RecordingDriver: LedgerDriver {
 
     func transactionLock(_ key: LedgerLockKey) -> LedgerStatement? { inner.transactionLock(key) }
 
+    var lockingSkippingLockedRows: String { inner.lockingSkippingLockedRows }
+
     func write<T: Sendable>(_ work: @escaping @Sendable (any LedgerConnection) throws -> T) async throws -> T {
         try await inner.write { [log, afterStatement] connection in try work(RecordingConnection(inner: connection, log: log, afterStatement: afterStatement)) }
     }

@@ -139,6 +139,47 @@ struct WebhookOutboxTests {
         }
     }
 
+    /// A claim stopped before its commit holds alice's event; another server's claim takes bob's at
+    /// once instead of waiting for it (PostgreSQL's SKIP LOCKED; SQLite has one writer). A claim
+    /// that waited for one event while it held another could close a circle with a finish, which
+    /// PostgreSQL breaks by failing one of them.
+    @Test func aClaimPassesOverTheEventsAnotherClaimHolds() async throws {
+        let clock = TestClock(Self.t0)
+        try await withLedger(.postgres, clock: clock, writesWebhookEvents: true) { ledger, database in
+            for (index, user) in ["alice", "bob"].enumerated() {
+                _ = try await ledger.credit(user: user, transactions: [receiptTransaction("\(index)")])
+            }
+            let (first, holding, released) = try await Self.ledger(on: database, clock: clock,
+                                                                   pausedAfter: "UPDATE ledger_webhook_events SET claimed_by")
+            async let held = first.claimWebhookEvents(for: "a", lease: 60, limit: 1)
+            try await until { holding.isSet }
+            // Let go after a while whatever happens, so that a claim that waits fails this test, not hangs it.
+            let release = Task { try await Task.sleep(for: .seconds(3)); released.set() }
+            let taken = try await ledger.claimWebhookEvents(for: "b", lease: 60, limit: 10)
+            let tookWhileHeld = !released.isSet
+            released.set()
+            release.cancel()
+            let heldEvents = try await held
+            #expect(tookWhileHeld)
+            #expect(heldEvents.map(\.user) == ["alice"])
+            #expect(taken.map(\.user) == ["bob"])
+        }
+    }
+
+    /// A ledger on another store of `database` whose transactions stop after a statement containing
+    /// `statement`, before their commit, until `released` is set; `reached` tells when one has.
+    static func ledger(on database: TestDatabase, clock: TestClock, pausedAfter statement: String) async throws
+        -> (ledger: Ledger, reached: Flag, released: Flag) {
+        let (reached, released) = (Flag(), Flag())
+        let other = try #require(try await database.openStore(writesWebhookEvents: true) as? DatabaseLedgerStore)
+        let paused = RecordingDriver(inner: other.driver, log: StatementLog()) { sql in
+            guard sql.contains(statement) else { return }
+            reached.set()
+            while !released.isSet { usleep(1_000) }
+        }
+        return (Ledger(store: DatabaseLedgerStore(driver: paused, writesWebhookEvents: true), now: { clock.now }), reached, released)
+    }
+
     /// Each pending event's next attempt, by user, in id order: nil where it waits behind an
     /// earlier event of its user (`LedgerSQL.waitingBehindEarlierEvent`).
     static func queues(_ ledger: Ledger) async throws -> [String: [Int64?]] {
@@ -250,14 +291,8 @@ struct WebhookOutboxTests {
             let claimed = try await ledger.claimWebhookEvents(for: "w", lease: 60, limit: 10)
             try #require(claimed.count == 1)
             // The second write stops after writing its event, before its commit, until released.
-            let (inserted, released) = (Flag(), Flag())
-            let other = try #require(try await database.openStore(writesWebhookEvents: true) as? DatabaseLedgerStore)
-            let paused = RecordingDriver(inner: other.driver, log: StatementLog()) { sql in
-                guard sql.contains("INSERT INTO ledger_webhook_events") else { return }
-                inserted.set()
-                while !released.isSet { usleep(1_000) }
-            }
-            let writer = Ledger(store: DatabaseLedgerStore(driver: paused, writesWebhookEvents: true), now: { clock.now })
+            let (writer, inserted, released) = try await Self.ledger(on: database, clock: clock,
+                                                                     pausedAfter: "INSERT INTO ledger_webhook_events")
             async let written = writer.credit(user: "alice", transactions: [receiptTransaction("2")])
             try await until { inserted.isSet }
             async let finished: Void = ledger.finishWebhookAttempt(claimed[0].id, by: "w", delivered: true, retryAt: nil)
