@@ -124,9 +124,15 @@ enum LedgerSQL {
         LIMIT ?
         """
     /// The subscriptions a user owns: by a credit, or by an appAccountToken bound to them on a
-    /// subscription nobody else was credited.
+    /// subscription nobody else was credited. Owners are found through the user's credits (the
+    /// index by user on credits; owners have none, v8): an owner is written only with its credit
+    /// (`claimSubscription`, then `insertCredit`, in one transaction), or from one (v3). A credit
+    /// to someone else than its subscription's owner (made before v3) owns nothing.
     private static let ownedBy = """
-        SELECT o.subscription_key FROM ledger_subscription_owners o WHERE o.user_id = ?
+        SELECT t.subscription_key FROM ledger_credits c
+        JOIN ledger_transactions t ON t.transaction_id = c.transaction_id
+        JOIN ledger_subscription_owners o ON o.subscription_key = t.subscription_key AND o.user_id = c.user_id
+        WHERE c.user_id = ?
         UNION SELECT x.subscription_key FROM ledger_users u JOIN ledger_transactions x ON x.app_account_token = u.app_account_token
         WHERE u.user_id = ? AND NOT EXISTS (SELECT 1 FROM ledger_subscription_owners o2
             WHERE o2.subscription_key = x.subscription_key AND o2.user_id <> u.user_id)

@@ -178,6 +178,12 @@ public enum LedgerSchema {
             "DROP INDEX ledger_webhook_events_due",
             "CREATE INDEX ledger_webhook_events_due ON ledger_webhook_events (state, next_attempt_at_ms, event_id)",
         ]),
+        // One index by user, not two: a user's subscriptions are found through their credits
+        // (`LedgerSQL.ownedBy`), as every owner has a credit on what it owns. Each credit then writes
+        // one entry keyed by user; on a large ledger each such entry dirties a leaf page of its own.
+        Migration(identifier: "v8-owners-through-credits", statements: [
+            "DROP INDEX ledger_subscription_owners_user",
+        ]),
     ]
 
     /// The migrations a database lacks, in order, each with the `applied_at_ms` to record for it:

@@ -127,19 +127,24 @@ struct LedgerSnapshotTests {
 extension LedgerSnapshotTests {
     /// A ledger made before snapshots, owners and the notification log existed (v1 only) gets them on opening,
     /// keeps its rows, its credits' users own their subscriptions, and a snapshot then decides
-    /// revocations like any other.
+    /// revocations like any other. v1 let two users be credited one subscription: the first owns
+    /// it, and the other keeps its credit but owns nothing through it.
     @Test(arguments: StoreKind.allCases) func aV1LedgerIsUpgradedInPlace(_ store: StoreKind) async throws {
         try await withLedger(store) { ledger, database in
             let purchase = try #require(LedgerTransaction(signedTransaction: try Self.transaction(
                 "5", original: "5", bought: Self.t0, expires: Self.t0 + 30 * Self.day, signed: Self.t0)))
             _ = try await ledger.credit(user: "alice", transactions: [purchase])
+            let later = try #require(LedgerTransaction(signedTransaction: try Self.transaction(
+                "7", original: "5", bought: Self.t0 + 60 * Self.day, expires: Self.t0 + 90 * Self.day, signed: Self.t0 + 60 * Self.day)))
+            try await ledger.record(seen: [later])
             let current = try #require(ledger.store as? DatabaseLedgerStore)
             // Back to v1: what later migrations made, and their bookkeeping rows, gone.
             try await current.driver.write { connection in
                 for sql in ["DROP TABLE ledger_transaction_snapshots", "DROP TABLE ledger_renewal_snapshots",
                             "DROP TABLE ledger_subscription_owners", "DROP TABLE ledger_notifications", "DROP TABLE ledger_webhook_events", "DROP TABLE ledger_reconcile", "DROP TABLE ledger_api_budget", "DROP INDEX ledger_transactions_subscription",
                             "DROP INDEX ledger_transactions_token", "ALTER TABLE ledger_transactions DROP COLUMN subscription_key",
-                            "DELETE FROM ledger_schema_migrations WHERE identifier <> 'v1-transactions-credits-users'"] {
+                            "DELETE FROM ledger_schema_migrations WHERE identifier <> 'v1-transactions-credits-users'",
+                            "INSERT INTO ledger_credits (transaction_id, user_id, credited_at_ms) VALUES ('7', 'bob', 9999999999999)"] {
                     _ = try connection.execute(sql, [])
                 }
             }
@@ -150,6 +155,7 @@ extension LedgerSnapshotTests {
             let upgraded = Ledger(store: reopened)
             #expect(try await upgraded.credits(of: "alice").map(\.transactionId) == ["5"])
             #expect(try await upgraded.owner(ofSubscription: "5") == "alice")
+            #expect(try await upgraded.credits(of: "bob").map(\.transactionId) == ["7"])
             let renewal = try #require(LedgerTransaction(signedTransaction: try Self.transaction(
                 "6", original: "5", bought: Self.t0 + 30 * Self.day, expires: Self.t0 + 60 * Self.day, signed: Self.t0 + 30 * Self.day)))
             #expect(try await upgraded.credit(user: "bob", transactions: [renewal]) == CreditOutcome(conflicts: ["6"]))
@@ -158,6 +164,8 @@ extension LedgerSnapshotTests {
             try await upgraded.record(seen: [refunded])
             #expect(try await upgraded.revokedCredits().map(\.revokedAt) == [Self.t0 + Self.day])
             #expect(try await upgraded.subscription(originalTransactionId: "5", at: Self.t0 + 2 * Self.day)?.status == .active)
+            #expect(try await upgraded.entitlements(of: "alice", at: Self.t0).map(\.originalTransactionId) == ["5"])
+            #expect(try await upgraded.entitlements(of: "bob", at: Self.t0).isEmpty)
         }
     }
 }
