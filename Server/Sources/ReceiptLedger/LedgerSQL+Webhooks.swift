@@ -48,22 +48,24 @@ extension LedgerSQL {
                 WHERE p.user_id = ledger_webhook_events.user_id AND p.state = 'pending' AND p.event_id < ledger_webhook_events.event_id)
         """
     /// Leases the due events that are first in line for their user (no earlier one of theirs is
-    /// pending) and that nobody holds a lease on. Binds: now, now, limit, worker, until, now. The
-    /// pick ends with `lockClause` (`LedgerDriver.lockingSkippingLockedRows`): on PostgreSQL it
+    /// pending) and that nobody holds a lease on. Binds: now, now, limit, worker, until, now.
+    ///
+    /// The pick ends with `lockClause` (`LedgerDriver.lockingSkippingLockedRows`): on PostgreSQL it
     /// locks the events it picks and passes over those another transaction holds, so a claim never
-    /// waits; it is a WITH query, run once (PostgreSQL does not fold a locking one into the UPDATE),
-    /// where a subquery of the UPDATE's WHERE could be run again for each row, picking and leasing
-    /// more than `limit`. A plain UPDATE here
-    /// would: it locks a row that changed since its snapshot (another server claimed it) before it
-    /// re-checks it, keeps the lock when the row no longer matches, and takes rows in no set order;
-    /// so it could hold an event that another server's finish waits for while it waits for one
-    /// that finish holds, a circle PostgreSQL breaks by failing one of them (seen under load: the
-    /// finish failed, and its delivered events were sent again). Waiting events are never due, and the due index is read in
-    /// its own order (longest due first), so the scan reads the due events only, however many wait;
-    /// the NOT EXISTS still holds the order when a retried event or an event with an earlier id is
-    /// pending too. The outer re-check spells `state || ''` so that no index serves it: SQLite
-    /// without statistics would otherwise walk the due index for every pending row, waiting ones
-    /// included, instead of looking up the ids the subquery chose.
+    /// waits. A plain UPDATE would: it locks a row that changed since its snapshot (another server
+    /// claimed it) before it re-checks it, keeps the lock when the row no longer matches, and takes
+    /// rows in no set order. It could then hold an event that another server's finish waits for
+    /// while it waits for one that finish holds, a circle PostgreSQL breaks by failing one of them
+    /// (seen under load: the finish failed, and its delivered events were sent again). The pick is a
+    /// WITH query, run once (PostgreSQL does not fold a locking one into the UPDATE): a subquery in
+    /// the UPDATE's WHERE may run again for each row, and lease more than `limit`.
+    ///
+    /// Waiting events are never due, and the due index is read in its own order (longest due
+    /// first), so the scan reads the due events only, however many wait; the NOT EXISTS still holds
+    /// the order when a retried event or an event with an earlier id is pending too. The outer
+    /// re-check spells `state || ''` so that no index serves it: SQLite without statistics would
+    /// otherwise walk the due index for every pending row, waiting ones included, instead of
+    /// looking up the ids the pick chose.
     static func claimWebhookEvents(lockClause: String) -> String {
         """
         WITH picked AS (
