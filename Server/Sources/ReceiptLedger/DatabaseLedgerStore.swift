@@ -58,16 +58,7 @@ public class DatabaseLedgerStore: LedgerStore, @unchecked Sendable {
     }
 
     public func subscriptions(ownedBy user: String) async throws(LedgerError) -> SubscriptionSnapshots {
-        try await read { connection in
-            var snapshots = SubscriptionSnapshots()
-            for row in try connection.rows(LedgerSQL.transactionSnapshotsOwnedBy, .text(user), .text(user)) {
-                snapshots.record(try SignedTransaction(snapshotBytes: row.requiredBytes(0)))
-            }
-            for row in try connection.rows(LedgerSQL.renewalSnapshotsOwnedBy, .text(user), .text(user)) {
-                snapshots.record(try SignedRenewalInfo(snapshotBytes: row.requiredBytes(0)))
-            }
-            return snapshots
-        }
+        try await read { connection in try LedgerRows.snapshots(ownedBy: user, on: connection) }
     }
 
     public func owner(ofSubscription originalTransactionId: String) async throws(LedgerError) -> String? {

@@ -2,14 +2,30 @@ import Foundation
 import ReceiptParser
 
 /// The one place that turns the rows of `LedgerSQL.uncredited`, `creditsOfUser`, `revokedCredits`,
-/// `notifications`, `snapshotsOfSubscription` and `ownerOfSubscription` into values, whatever the
-/// database; the column numbers follow those statements' SELECT lists.
+/// `notifications`, `snapshotsOfSubscription`, `subscriptionsOwnedBy` and `ownerOfSubscription`
+/// into values, whatever the database; the column numbers follow those statements' SELECT lists.
 enum LedgerRows {
     /// The snapshots held of the subscription `key` (`LedgerSQL.snapshotsOfSubscription`); nil when none is.
     static func snapshots(ofSubscription key: String, on connection: any LedgerConnection) throws -> SubscriptionSnapshots? {
-        let rows = try connection.rows(LedgerSQL.snapshotsOfSubscription, .text(key), .text(key))
-        guard !rows.isEmpty else { return nil }
         var snapshots = SubscriptionSnapshots()
+        return try record(subscription: key, into: &snapshots, on: connection) ? snapshots : nil
+    }
+
+    /// The snapshots of every subscription `user` owns (`LedgerSQL.subscriptionsOwnedBy`).
+    static func snapshots(ownedBy user: String, on connection: any LedgerConnection) throws -> SubscriptionSnapshots {
+        var snapshots = SubscriptionSnapshots()
+        var read: Set<String> = []
+        for row in try connection.rows(LedgerSQL.subscriptionsOwnedBy, .text(user), .text(user)) {
+            let key = try row.requiredText(0)
+            if read.insert(key).inserted { try record(subscription: key, into: &snapshots, on: connection) }
+        }
+        return snapshots
+    }
+
+    /// Adds the snapshots held of the subscription `key` to `snapshots`; false when none is held.
+    private static func record(subscription key: String, into snapshots: inout SubscriptionSnapshots,
+                               on connection: any LedgerConnection) throws -> Bool {
+        let rows = try connection.rows(LedgerSQL.snapshotsOfSubscription, .text(key), .text(key))
         for row in rows {
             if try row.requiredText(0) == "r" {
                 snapshots.record(try SignedRenewalInfo(snapshotBytes: row.requiredBytes(2)))
@@ -17,7 +33,7 @@ enum LedgerRows {
                 snapshots.record(try SignedTransaction(snapshotBytes: row.requiredBytes(2)))
             }
         }
-        return snapshots
+        return !rows.isEmpty
     }
 
     /// Who owns the subscription `key` (`LedgerSQL.ownerOfSubscription`), nil for nobody.

@@ -54,13 +54,13 @@ enum LedgerSQL {
                 WHERE s.transaction_id = ledger_transactions.transaction_id)
         WHERE transaction_id = ?
         """
-    /// A subscription's snapshots in one statement: its renewal info ('r'), then its transactions
-    /// ('t') by transaction id. Binds the original transaction id twice.
+    /// A subscription's snapshots in one statement: its renewal info ('r') and its transactions
+    /// ('t'), in no set order (`SubscriptionSnapshots` keeps the same whatever the order; an ORDER BY
+    /// made SQLite build a temporary B-tree on each call). Binds the original transaction id twice.
     static let snapshotsOfSubscription = """
         SELECT 'r', original_transaction_id, snapshot FROM ledger_renewal_snapshots WHERE original_transaction_id = ?
         UNION ALL
         SELECT 't', transaction_id, snapshot FROM ledger_transaction_snapshots WHERE original_transaction_id = ?
-        ORDER BY 1, 2
         """
     /// Whether the transaction `t` may go to the user bound in second place: it is not revoked (a
     /// refund before any credit means never), and no transaction of its subscription carries an
@@ -96,13 +96,12 @@ enum LedgerSQL {
         WHERE t.transaction_id = ?
         """
     /// A transaction's subscription key, and every appAccountToken recorded on its subscription
-    /// with the user bound to it (NULL: nobody); no token, one row of NULLs.
+    /// with the user bound to it (NULL: nobody), in no set order; no token, one row of NULLs.
     static let subscriptionTokens = """
         SELECT t.subscription_key, x.app_account_token, u.user_id FROM ledger_transactions t
         LEFT JOIN ledger_transactions x ON x.subscription_key = t.subscription_key AND x.app_account_token IS NOT NULL
         LEFT JOIN ledger_users u ON u.app_account_token = x.app_account_token
         WHERE t.transaction_id = ?
-        ORDER BY x.transaction_id
         """
     static let insertUser = """
         INSERT INTO ledger_users (user_id, app_account_token) VALUES (?, ?) ON CONFLICT DO NOTHING
@@ -123,34 +122,31 @@ enum LedgerSQL {
         ORDER BY t.first_seen_at_ms, t.transaction_id
         LIMIT ?
         """
-    /// The subscriptions a user owns: by a credit, or by an appAccountToken bound to them on a
+    /// The subscriptions a user owns, by original transaction id, repeated (once per credit or
+    /// token-bearing transaction): by a credit, or by an appAccountToken bound to them on a
     /// subscription nobody else was credited. Owners are found through the user's credits (the
     /// index by user on credits; owners have none, v8): an owner is written only with its credit
     /// (`claimSubscription`, then `insertCredit`, in one transaction), or from one (v3). A credit
-    /// to someone else than its subscription's owner (made before v3) owns nothing.
-    private static let ownedBy = """
+    /// to someone else than its subscription's owner (made before v3) owns nothing. UNION ALL, not
+    /// UNION or `IN (…)`: SQLite would build temporary B-trees on each call to remove the repeats,
+    /// which the caller skips instead. Binds the user twice.
+    static let subscriptionsOwnedBy = """
         SELECT t.subscription_key FROM ledger_credits c
         JOIN ledger_transactions t ON t.transaction_id = c.transaction_id
         JOIN ledger_subscription_owners o ON o.subscription_key = t.subscription_key AND o.user_id = c.user_id
         WHERE c.user_id = ?
-        UNION SELECT x.subscription_key FROM ledger_users u JOIN ledger_transactions x ON x.app_account_token = u.app_account_token
+        UNION ALL SELECT x.subscription_key FROM ledger_users u JOIN ledger_transactions x ON x.app_account_token = u.app_account_token
         WHERE u.user_id = ? AND NOT EXISTS (SELECT 1 FROM ledger_subscription_owners o2
             WHERE o2.subscription_key = x.subscription_key AND o2.user_id <> u.user_id)
         """
-    static let transactionSnapshotsOwnedBy = """
-        SELECT s.snapshot FROM ledger_transaction_snapshots s WHERE s.original_transaction_id IN (\(ownedBy))
-        ORDER BY s.transaction_id
-        """
-    static let renewalSnapshotsOwnedBy = """
-        SELECT r.snapshot FROM ledger_renewal_snapshots r WHERE r.original_transaction_id IN (\(ownedBy))
-        """
     /// Who owns a subscription, one row, NULL for nobody: its first credited user, else the user
-    /// bound to an appAccountToken it carries (the first by transaction id). Binds the
-    /// subscription twice.
+    /// bound to an appAccountToken it carries (the first by transaction id: MIN, as ORDER BY …
+    /// LIMIT 1 made SQLite build a temporary B-tree on each call). Binds the subscription twice.
     static let ownerOfSubscription = """
         SELECT COALESCE((SELECT user_id FROM ledger_subscription_owners WHERE subscription_key = ?),
             (SELECT u.user_id FROM ledger_transactions x JOIN ledger_users u ON u.app_account_token = x.app_account_token
-                WHERE x.subscription_key = ? ORDER BY x.transaction_id LIMIT 1))
+                WHERE x.transaction_id = (SELECT MIN(x2.transaction_id) FROM ledger_transactions x2
+                    JOIN ledger_users u2 ON u2.app_account_token = x2.app_account_token WHERE x2.subscription_key = ?)))
         """
     static let creditsOfUser = """
         SELECT c.transaction_id, c.user_id, c.credited_at_ms, t.product_id, t.revoked_at_ms, t.revocation_reason

@@ -25,6 +25,9 @@ public struct PayloadFields: Sendable {
 
     private let members: [(key: String, value: StrictJSON.Value)]
     private var used: [Bool]
+    /// The ``keyBit(_:)`` of every member's key: a field whose bit is clear is absent without a
+    /// search, as most of a model's fields are in any one payload.
+    private let keyBits: UInt64
     /// Where the next field is looked for first.
     private var next = 0
     /// Before each key in reasons: empty at the top, `data.` inside `data`.
@@ -40,6 +43,7 @@ public struct PayloadFields: Sendable {
         }
         self.members = members
         used = Array(repeating: false, count: members.count)
+        keyBits = members.reduce(0) { $0 | Self.keyBit($1.key) }
         path = name.map { "\($0)." } ?? ""
         self.dateForm = dateForm
     }
@@ -53,6 +57,7 @@ public struct PayloadFields: Sendable {
     /// (String's `==` would take a Kelvin sign for a `K`). The models read fields in the order
     /// Apple writes them, so the member after the last one found is tried first.
     private mutating func take(_ key: String) -> StrictJSON.Value? {
+        guard keyBits & Self.keyBit(key) != 0 else { return nil }
         func matches(_ index: Int) -> Bool { StrictJSON.sameBytes(members[index].key, key) }
         let index: Int
         if next < members.count, matches(next) {
@@ -66,6 +71,13 @@ public struct PayloadFields: Sendable {
         used[index] = true
         if case .null = members[index].value { return nil }
         return members[index].value
+    }
+
+    /// One of 64 bits, from a key's length in bytes and its last byte: keys with the same bytes
+    /// have the same bit.
+    private static func keyBit(_ key: String) -> UInt64 {
+        let utf8 = key.utf8
+        return 1 &<< UInt64(truncatingIfNeeded: (utf8.count &* 31 &+ Int(utf8.last ?? 0)) & 63)
     }
 
     private func wrongType(_ key: String, _ found: StrictJSON.Value, _ expected: String) -> ReceiptError {
