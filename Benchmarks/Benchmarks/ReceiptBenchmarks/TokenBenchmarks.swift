@@ -170,6 +170,15 @@ func tokenBenchmarks(repository: URL) {
                                                        validationTime: .signedDate))
             }
         }
+        // A ledger's snapshot read back, as GET /v1/users/{user}/entitlements reads one per
+        // transaction held: members in the writer's key order, read in the order Apple signs them.
+        let snapshot = try! SignedDataVerifier(anchor: anchor).verifyTransaction(bytes).snapshotBytes
+        Benchmark("Snapshot read/\(token.name)") { benchmark in
+            let first = try SignedTransaction(snapshotBytes: snapshot)
+            precondition(first.snapshotBytes == snapshot, "the snapshot does not read back")
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { blackHole(try SignedTransaction(snapshotBytes: snapshot)) }
+        }
     }
 
     // A notification with a nested transaction and renewal info: three tokens, one chain.

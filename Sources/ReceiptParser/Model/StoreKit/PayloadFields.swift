@@ -24,9 +24,12 @@ public struct PayloadFields: Sendable {
     }
 
     private let members: [(key: String, value: StrictJSON.Value)]
-    private var used: [Bool]
-    /// The ``keyBit(_:)`` of every member's key: a field whose bit is clear is absent without a
-    /// search, as most of a model's fields are in any one payload.
+    /// Per member: its key's ``keyBitIndex(_:)`` in the low six bits, and ``taken`` once a field
+    /// read it.
+    private var slots: [UInt8]
+    private static let taken: UInt8 = 0x80
+    /// The bit of every member's key: a field whose bit is clear is absent without a search, as
+    /// most of a model's fields are in any one payload; a search compares only keys of its bit.
     private let keyBits: UInt64
     /// Where the next field is looked for first.
     private var next = 0
@@ -42,23 +45,24 @@ public struct PayloadFields: Sendable {
             throw ReceiptError(.wrongValueType, "\(name ?? "the payload") is \(value.typeName); the payload says an object")
         }
         self.members = members
-        used = Array(repeating: false, count: members.count)
-        keyBits = members.reduce(0) { $0 | Self.keyBit($1.key) }
+        slots = members.map { Self.keyBitIndex($0.key) }
+        keyBits = slots.reduce(0) { $0 | 1 &<< UInt64($1) }
         path = name.map { "\($0)." } ?? ""
         self.dateForm = dateForm
     }
 
     /// The members no field read, in the order signed.
     public var unknownFields: [StrictJSON.Member] {
-        members.indices.filter { !used[$0] }.map { StrictJSON.Member(key: members[$0].key, value: members[$0].value) }
+        members.indices.filter { slots[$0] & Self.taken == 0 }.map { StrictJSON.Member(key: members[$0].key, value: members[$0].value) }
     }
 
     /// The value of `key`, marked as read; nil when absent or null. Keys compare byte for byte
     /// (String's `==` would take a Kelvin sign for a `K`). The models read fields in the order
     /// Apple writes them, so the member after the last one found is tried first.
     private mutating func take(_ key: String) -> StrictJSON.Value? {
-        guard keyBits & Self.keyBit(key) != 0 else { return nil }
-        func matches(_ index: Int) -> Bool { StrictJSON.sameBytes(members[index].key, key) }
+        let bit = Self.keyBitIndex(key)
+        guard keyBits & 1 &<< UInt64(bit) != 0 else { return nil }
+        func matches(_ index: Int) -> Bool { slots[index] & 63 == bit && StrictJSON.sameBytes(members[index].key, key) }
         let index: Int
         if next < members.count, matches(next) {
             index = next
@@ -68,16 +72,16 @@ public struct PayloadFields: Sendable {
             return nil
         }
         next = index + 1
-        used[index] = true
+        slots[index] |= Self.taken
         if case .null = members[index].value { return nil }
         return members[index].value
     }
 
-    /// One of 64 bits, from a key's length in bytes and its last byte: keys with the same bytes
+    /// One of 64 bits, from a key's length in bytes and its first byte: keys with the same bytes
     /// have the same bit.
-    private static func keyBit(_ key: String) -> UInt64 {
+    private static func keyBitIndex(_ key: String) -> UInt8 {
         let utf8 = key.utf8
-        return 1 &<< UInt64(truncatingIfNeeded: (utf8.count &* 31 &+ Int(utf8.last ?? 0)) & 63)
+        return UInt8(truncatingIfNeeded: (utf8.count &* 7 &+ Int(utf8.first ?? 0)) & 63)
     }
 
     private func wrongType(_ key: String, _ found: StrictJSON.Value, _ expected: String) -> ReceiptError {
