@@ -62,7 +62,7 @@ public struct PayloadFields: Sendable {
     private mutating func take(_ key: String) -> StrictJSON.Value? {
         let bit = Self.keyBitIndex(key)
         guard keyBits & 1 &<< UInt64(bit) != 0 else { return nil }
-        func matches(_ index: Int) -> Bool { slots[index] & 63 == bit && StrictJSON.sameBytes(members[index].key, key) }
+        func matches(_ index: Int) -> Bool { slots[index] & ~Self.taken == bit && StrictJSON.sameBytes(members[index].key, key) }
         let index: Int
         if next < members.count, matches(next) {
             index = next
