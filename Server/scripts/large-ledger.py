@@ -103,6 +103,8 @@ def main() -> int:
     db.execute("PRAGMA synchronous = OFF")
     db.execute("PRAGMA journal_mode = WAL")
     seen_ms = ms(datetime(2026, 1, 1, tzinfo=timezone.utc))
+    # v9 keeps whether each snapshot entitles and its purchase date beside it; a ledger before has neither.
+    picks_latest = any(column[1] == "entitles" for column in db.execute("PRAGMA table_info(ledger_transaction_snapshots)"))
     batch = 20_000
     for first in range(0, args.count, batch):
         tx, snaps, renewals, users, owners, credits, notes = [], [], [], [], [], [], []
@@ -112,7 +114,7 @@ def main() -> int:
             for transaction_id, purchase, fields in transactions:
                 tx.append((transaction_id, original, fields["productId"], fields["bundleId"], "Sandbox", ms(purchase),
                            ms(purchase + timedelta(days=30)), "jws", None if through_credit else token, seen_ms, original))
-                snaps.append((transaction_id, original, ms(purchase), snapshot(fields)))
+                snaps.append((transaction_id, original, ms(purchase), snapshot(fields)) + ((1, ms(purchase)) if picks_latest else ()))
             renewals.append((original, ms(renewed), snapshot(renewal_info)))
             if index % 10 == 0:
                 users.append((user, token))
@@ -124,8 +126,8 @@ def main() -> int:
         db.executemany("INSERT INTO ledger_transactions (transaction_id, original_transaction_id, product_id, bundle_id, environment,"
                        " purchase_date_ms, expires_date_ms, source, app_account_token, first_seen_at_ms, subscription_key)"
                        " VALUES (?,?,?,?,?,?,?,?,?,?,?)", tx)
-        db.executemany("INSERT INTO ledger_transaction_snapshots (transaction_id, original_transaction_id, signed_date_ms, snapshot)"
-                       " VALUES (?,?,?,?)", snaps)
+        db.executemany("INSERT INTO ledger_transaction_snapshots (transaction_id, original_transaction_id, signed_date_ms, snapshot"
+                       + (", entitles, purchase_date_ms) VALUES (?,?,?,?,?,?)" if picks_latest else ") VALUES (?,?,?,?)"), snaps)
         db.executemany("INSERT INTO ledger_renewal_snapshots (original_transaction_id, signed_date_ms, snapshot) VALUES (?,?,?)", renewals)
         db.executemany("INSERT INTO ledger_users (user_id, app_account_token) VALUES (?,?)", users)
         db.executemany("INSERT INTO ledger_subscription_owners (subscription_key, user_id, since_ms) VALUES (?,?,?)", owners)

@@ -23,15 +23,24 @@ enum LedgerRows {
     }
 
     /// Adds the snapshots held of the subscription `key` to `snapshots`; false when none is held.
+    /// Of its transactions, only those that can be its most recent are parsed
+    /// (`SubscriptionRules.state` reads no other): the entitling ones bought in the latest
+    /// millisecond (ties go to the rule), and those written before v9, whose columns are NULL.
     private static func record(subscription key: String, into snapshots: inout SubscriptionSnapshots,
                                on connection: any LedgerConnection) throws -> Bool {
         let rows = try connection.rows(LedgerSQL.snapshotsOfSubscription, .text(key), .text(key))
+        var latest = Int64.min
+        for row in rows where try row.integer(2) == 1 {
+            latest = max(latest, try row.integer(3) ?? .min)
+        }
         for row in rows {
             if try row.requiredText(0) == "r" {
-                snapshots.record(try SignedRenewalInfo(snapshotBytes: row.requiredBytes(2)))
-            } else {
-                snapshots.record(try SignedTransaction(snapshotBytes: row.requiredBytes(2)))
+                snapshots.record(try SignedRenewalInfo(snapshotBytes: row.requiredBytes(1)))
+                continue
             }
+            let (entitles, bought) = (try row.integer(2), try row.integer(3) ?? .min)
+            if entitles == 0 || (entitles == 1 && bought < latest) { continue }
+            snapshots.record(try SignedTransaction(snapshotBytes: row.requiredBytes(1)))
         }
         return !rows.isEmpty
     }

@@ -25,11 +25,12 @@ enum LedgerSQL {
     // sighting's revocation, or none.
     static let upsertTransactionSnapshot = """
         INSERT INTO ledger_transaction_snapshots (transaction_id, original_transaction_id, signed_date_ms, snapshot,
-            revoked_at_ms, revocation_reason)
-        VALUES (?, ?, ?, ?, ?, ?)
+            revoked_at_ms, revocation_reason, entitles, purchase_date_ms)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (transaction_id) DO UPDATE SET original_transaction_id = excluded.original_transaction_id,
             signed_date_ms = excluded.signed_date_ms, snapshot = excluded.snapshot,
-            revoked_at_ms = excluded.revoked_at_ms, revocation_reason = excluded.revocation_reason
+            revoked_at_ms = excluded.revoked_at_ms, revocation_reason = excluded.revocation_reason,
+            entitles = excluded.entitles, purchase_date_ms = excluded.purchase_date_ms
         WHERE excluded.signed_date_ms > ledger_transaction_snapshots.signed_date_ms
             OR (excluded.signed_date_ms = ledger_transaction_snapshots.signed_date_ms
                 AND (excluded.snapshot > ledger_transaction_snapshots.snapshot
@@ -55,12 +56,13 @@ enum LedgerSQL {
         WHERE transaction_id = ?
         """
     /// A subscription's snapshots in one statement: its renewal info ('r') and its transactions
-    /// ('t'), in no set order (`SubscriptionSnapshots` keeps the same whatever the order; an ORDER BY
-    /// made SQLite build a temporary B-tree on each call). Binds the original transaction id twice.
+    /// ('t', with whether each entitles and its purchase date, v9), in no set order
+    /// (`SubscriptionSnapshots` keeps the same whatever the order; an ORDER BY made SQLite build a
+    /// temporary B-tree on each call). Binds the original transaction id twice.
     static let snapshotsOfSubscription = """
-        SELECT 'r', original_transaction_id, snapshot FROM ledger_renewal_snapshots WHERE original_transaction_id = ?
+        SELECT 'r', snapshot, NULL, NULL FROM ledger_renewal_snapshots WHERE original_transaction_id = ?
         UNION ALL
-        SELECT 't', transaction_id, snapshot FROM ledger_transaction_snapshots WHERE original_transaction_id = ?
+        SELECT 't', snapshot, entitles, purchase_date_ms FROM ledger_transaction_snapshots WHERE original_transaction_id = ?
         """
     /// Whether the transaction `t` may go to the user bound in second place: it is not revoked (a
     /// refund before any credit means never), and no transaction of its subscription carries an
@@ -198,6 +200,7 @@ extension LedgerSQL {
                 .integer(LedgerDate.milliseconds(snapshot.signedDate ?? .distantPast)), .bytes(snapshot.snapshotBytes),
                 .integer(transaction.revocationDate.map(LedgerDate.milliseconds)),
                 .text(transaction.revocationDate == nil ? nil : transaction.revocationReason ?? "revoked"),
+                .integer(SubscriptionRules.entitles(snapshot) ? 1 : 0), .integer(snapshot.purchaseDate.map(LedgerDate.milliseconds)),
             ]))
             statements.append(LedgerStatement(sql: revocationOfHeldSnapshot, values: [.text(transaction.transactionId)]))
         } else if let revoked = transaction.revocationDate {

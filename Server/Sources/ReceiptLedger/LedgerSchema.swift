@@ -179,10 +179,18 @@ public enum LedgerSchema {
             "CREATE INDEX ledger_webhook_events_due ON ledger_webhook_events (state, next_attempt_at_ms, event_id)",
         ]),
         // One index by user, not two: a user's subscriptions are found through their credits
-        // (`LedgerSQL.ownedBy`), as every owner has a credit on what it owns. Each credit then writes
+        // (`LedgerSQL.subscriptionsOwnedBy`), as every owner has a credit on what it owns. Each credit then writes
         // one entry keyed by user; on a large ledger each such entry dirties a leaf page of its own.
         Migration(identifier: "v8-owners-through-credits", statements: [
             "DROP INDEX ledger_subscription_owners_user",
+        ]),
+        // What picks a subscription's most recent transaction, beside each transaction's snapshot,
+        // so that reading a status parses only that one (`LedgerRows`): whether it entitles (1, or 0
+        // for a consumable or non-renewing subscription) and its purchase date. NULL in `entitles`:
+        // written before v9, read by parsing the snapshot as before.
+        Migration(identifier: "v9-latest-transaction", statements: [
+            "ALTER TABLE ledger_transaction_snapshots ADD COLUMN entitles BIGINT",
+            "ALTER TABLE ledger_transaction_snapshots ADD COLUMN purchase_date_ms BIGINT",
         ]),
     ]
 

@@ -14,10 +14,11 @@ struct LedgerSnapshotTests {
     static func milliseconds(_ date: Date) -> String { String(Int64(date.timeIntervalSince1970 * 1000)) }
 
     /// A transaction as Apple signs it.
-    static func transaction(_ id: String, original: String, product: String = "pro.monthly", bought: Date, expires: Date,
+    static func transaction(_ id: String, original: String, product: String = "pro.monthly",
+                            type: ProductType = .autoRenewableSubscription, bought: Date, expires: Date,
                             revoked: Date? = nil, signed: Date) throws -> SignedTransaction {
         var members = [#""transactionId":"\#(id)""#, #""originalTransactionId":"\#(original)""#, #""productId":"\#(product)""#,
-                       #""type":"Auto-Renewable Subscription""#, #""purchaseDate":\#(milliseconds(bought))"#,
+                       #""type":"\#(type.rawValue)""#, #""purchaseDate":\#(milliseconds(bought))"#,
                        #""expiresDate":\#(milliseconds(expires))"#, #""signedDate":\#(milliseconds(signed))"#,
                        #""environment":"Sandbox""#]
         if let revoked { members.append(#""revocationDate":\#(milliseconds(revoked))"#) }
@@ -166,6 +167,69 @@ extension LedgerSnapshotTests {
             #expect(try await upgraded.subscription(originalTransactionId: "5", at: Self.t0 + 2 * Self.day)?.status == .active)
             #expect(try await upgraded.entitlements(of: "alice", at: Self.t0).map(\.originalTransactionId) == ["5"])
             #expect(try await upgraded.entitlements(of: "bob", at: Self.t0).isEmpty)
+        }
+    }
+}
+
+extension LedgerSnapshotTests {
+    /// A status read from the ledger parses only the transactions that can be the most recent (v9
+    /// keeps whether each entitles and when it was bought beside its snapshot), and gives the
+    /// library's answer over every snapshot: a consumable bought later is not the most recent, two
+    /// bought in one millisecond go to the rule's tie-break, and rows written before v9 (NULL) are
+    /// parsed as before, alone or beside newer ones.
+    @Test(arguments: StoreKind.allCases) func aStatusReadsOnlyTheTransactionsThatCanBeTheMostRecent(_ store: StoreKind) async throws {
+        try await withLedger(store) { ledger, _ in
+            let (t0, day) = (Self.t0, Self.day)
+            var held = [
+                try Self.transaction("40", original: "40", bought: t0, expires: t0 + 30 * day, signed: t0),
+                try Self.transaction("41", original: "40", bought: t0 + 30 * day, expires: t0 + 60 * day, signed: t0 + 30 * day),
+                // Bought in the same millisecond as 41: the shorter id is the older.
+                try Self.transaction("9", original: "40", bought: t0 + 30 * day, expires: t0 + 90 * day, signed: t0 + 30 * day),
+                try Self.transaction("42", original: "40", type: .consumable, bought: t0 + 50 * day, expires: t0 + 51 * day,
+                                     signed: t0 + 50 * day),
+            ]
+            for transaction in held {
+                try await ledger.record(seen: [try #require(LedgerTransaction(signedTransaction: transaction))])
+            }
+            let store = try #require(ledger.store as? DatabaseLedgerStore)
+            let columns = try await store.driver.read { connection in
+                try connection.rows("SELECT transaction_id, entitles, purchase_date_ms FROM ledger_transaction_snapshots")
+                    .map { "\(try $0.requiredText(0)):\(try $0.integer(1).map(String.init) ?? "NULL"):\(try $0.integer(2).map(String.init) ?? "NULL")" }
+            }
+            #expect(Set(columns) == ["40:1:\(Self.milliseconds(t0))", "41:1:\(Self.milliseconds(t0 + 30 * day))",
+                                     "9:1:\(Self.milliseconds(t0 + 30 * day))", "42:0:\(Self.milliseconds(t0 + 50 * day))"])
+
+            func expectTheLibrarysAnswer(latest: String, _ comment: Comment) async throws {
+                var all = SubscriptionSnapshots()
+                for transaction in held { all.record(transaction) }
+                for instant in [t0 + 40 * day, t0 + 70 * day] {
+                    let read = try await ledger.subscription(originalTransactionId: "40", at: instant)
+                    #expect(read == all.subscriptions(at: instant).first, comment)
+                    #expect(read?.transactionId == latest, comment)
+                }
+            }
+            try await expectTheLibrarysAnswer(latest: "41", "every row written by v9")
+            for unknown in [["41"], ["40", "9"], ["40", "41", "9", "42"]] {
+                try await store.driver.write { connection in
+                    _ = try connection.execute("UPDATE ledger_transaction_snapshots SET entitles = NULL, purchase_date_ms = NULL", [])
+                    _ = try connection.execute("""
+                        UPDATE ledger_transaction_snapshots SET entitles = 1, purchase_date_ms = \(Self.milliseconds(t0 + 30 * day))
+                        WHERE transaction_id IN ('41', '9')
+                        """, [])
+                    _ = try connection.execute("UPDATE ledger_transaction_snapshots SET entitles = 1 WHERE transaction_id = '40'", [])
+                    _ = try connection.execute("UPDATE ledger_transaction_snapshots SET entitles = 0 WHERE transaction_id = '42'", [])
+                    for id in unknown {
+                        _ = try connection.execute(
+                            "UPDATE ledger_transaction_snapshots SET entitles = NULL, purchase_date_ms = NULL WHERE transaction_id = '\(id)'", [])
+                    }
+                }
+                try await expectTheLibrarysAnswer(latest: "41", "written before v9: \(unknown)")
+            }
+            // A renewal recorded now, beside rows written before v9, is the most recent.
+            let renewal = try Self.transaction("43", original: "40", bought: t0 + 60 * day, expires: t0 + 90 * day, signed: t0 + 60 * day)
+            try await ledger.record(seen: [try #require(LedgerTransaction(signedTransaction: renewal))])
+            held.append(renewal)
+            try await expectTheLibrarysAnswer(latest: "43", "a renewal beside rows written before v9")
         }
     }
 }

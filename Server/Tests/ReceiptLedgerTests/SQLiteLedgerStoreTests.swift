@@ -11,7 +11,7 @@ struct SQLiteLedgerStoreTests {
             let first = try SQLiteLedgerStore(path: path)
             #expect(LedgerSchema.migrations.map(\.identifier) == ["v1-transactions-credits-users", "v2-snapshots", "v3-subscription-owners",
                                                                   "v4-notification-log", "v5-webhook-outbox", "v6-reconcile", "v7-webhook-waiting",
-                                                                  "v8-owners-through-credits"])
+                                                                  "v8-owners-through-credits", "v9-latest-transaction"])
             #expect(try await first.appliedMigrations() == LedgerSchema.migrations.map(\.identifier))
             try first.close()
             let reopened = try SQLiteLedgerStore(path: path)

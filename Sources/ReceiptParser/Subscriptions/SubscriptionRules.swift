@@ -19,7 +19,7 @@ public enum SubscriptionRules {
     /// gracePeriodExpiresDate`; else `billingRetry` if it is in billing retry; else `expired`.
     public static func state(originalTransactionId: String, transactions: [SignedTransaction],
                              renewalInfo: SignedRenewalInfo?, at instant: Date) -> SubscriptionState? {
-        let entitling = transactions.filter { $0.type == .autoRenewableSubscription || $0.type == .nonConsumable }
+        let entitling = transactions.filter(entitles)
         guard let latest = entitling.max(by: isOlder) else { return nil }
         let renews = latest.type == .autoRenewableSubscription
         let renewal = renews ? renewalInfo : nil
@@ -41,6 +41,12 @@ public enum SubscriptionRules {
             autoRenewStatus: renewal?.autoRenewStatus.flatMap { $0 == .on ? true : $0 == .off ? false : nil },
             autoRenewProductId: renewal?.autoRenewProductId, ownershipType: latest.inAppOwnershipType,
             environment: latest.environment)
+    }
+
+    /// Whether `transaction` can be a subscription's most recent: an auto-renewable subscription or
+    /// a non-consumable; a consumable or non-renewing subscription is a credit, never an entitlement.
+    public static func entitles(_ transaction: SignedTransaction) -> Bool {
+        transaction.type == .autoRenewableSubscription || transaction.type == .nonConsumable
     }
 
     /// Whether `a` was bought before `b`; equal dates are ordered by transaction id (as numbers:
