@@ -19,7 +19,9 @@ enum LedgerIdentifier {
     /// A path component (`{user}`, `{originalTransactionId}`): Hummingbird hands it over still
     /// percent-encoded, so `a%20b` is `a b` (and `%2F` a `/`, which a path could not carry otherwise).
     static func fromPath(_ component: String?, member: String = "user") throws(Refusal) -> String {
-        guard let decoded = component?.removingPercentEncoding else {
+        // Foundation's decoding goes through CoreFoundation's bridge: skipped when nothing is encoded.
+        let encoded = component?.utf8.contains(UInt8(ascii: "%")) != false
+        guard let decoded = encoded ? component?.removingPercentEncoding : component else {
             throw .invalid(member: member, "the \(member) in the path is not valid percent-encoded UTF-8")
         }
         return try validated(decoded, member: member)
