@@ -187,16 +187,10 @@ public enum LedgerSchema {
         // What picks a subscription's most recent transaction, beside each transaction's snapshot,
         // so that reading a status parses only that one (`LedgerRows`): whether it entitles (1, or 0
         // for a consumable or non-renewing subscription) and its purchase date. NULL in `entitles`:
-        // written before v9, read by parsing the snapshot as before. The indexes a user's
-        // subscriptions are found through (`LedgerSQL.subscriptionsOwnedBy`) also hold what the
-        // statement reads next, so that it does not look up each row in its table.
+        // written before v9, read by parsing the snapshot as before.
         Migration(identifier: "v9-latest-transaction", statements: [
             "ALTER TABLE ledger_transaction_snapshots ADD COLUMN entitles BIGINT",
             "ALTER TABLE ledger_transaction_snapshots ADD COLUMN purchase_date_ms BIGINT",
-            "DROP INDEX ledger_credits_user",
-            "CREATE INDEX ledger_credits_user ON ledger_credits (user_id, transaction_id)",
-            "DROP INDEX ledger_transactions_token",
-            "CREATE INDEX ledger_transactions_token ON ledger_transactions (app_account_token, subscription_key)",
         ]),
     ]
 
