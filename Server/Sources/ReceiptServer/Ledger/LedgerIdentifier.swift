@@ -20,8 +20,8 @@ enum LedgerIdentifier {
     /// percent-encoded, so `a%20b` is `a b` (and `%2F` a `/`, which a path could not carry otherwise).
     static func fromPath(_ component: String?, member: String = "user") throws(Refusal) -> String {
         // Foundation's decoding goes through CoreFoundation's bridge: skipped when nothing is encoded.
-        let encoded = component?.utf8.contains(UInt8(ascii: "%")) != false
-        guard let decoded = encoded ? component?.removingPercentEncoding : component else {
+        guard let component,
+              let decoded = component.utf8.contains(UInt8(ascii: "%")) ? component.removingPercentEncoding : component else {
             throw .invalid(member: member, "the \(member) in the path is not valid percent-encoded UTF-8")
         }
         return try validated(decoded, member: member)
