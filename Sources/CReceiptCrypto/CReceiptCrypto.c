@@ -231,10 +231,39 @@ static const uint8_t *digest_info_prefix(rc_digest_algorithm digest, size_t *len
     return NULL;
 }
 
+// A context ready to check signatures with `key`: for RSA, recovery of the signed block with
+// PKCS #1 v1.5 padding (see verify_rsa); for EC, ECDSA verification of a hash.
+static EVP_PKEY_CTX *new_verify_context(EVP_PKEY *key) {
+    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new(key, NULL);
+    if (context == NULL) return NULL;
+    const int ready = EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA
+        ? EVP_PKEY_verify_recover_init(context) == 1 && EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1
+        : EVP_PKEY_verify_init(context) == 1;
+    if (!ready) {
+        EVP_PKEY_CTX_free(context);
+        return NULL;
+    }
+    return context;
+}
+
+// rc_verifier is a prepared EVP_PKEY_CTX under another name. Checks copy it (EVP_PKEY_CTX_dup
+// only reads it), so one verifier serves any number of threads at once.
+static const EVP_PKEY_CTX *as_context(const rc_verifier *verifier) { return (const EVP_PKEY_CTX *)verifier; }
+
+rc_verifier *rc_verifier_new(const rc_certificate *signer) {
+    EVP_PKEY *key = X509_get0_pubkey(as_x509(signer));
+    if (key == NULL) return NULL;
+    const int type = EVP_PKEY_get_base_id(key);
+    if (type != EVP_PKEY_RSA && type != EVP_PKEY_EC) return NULL;
+    return (rc_verifier *)new_verify_context(key);
+}
+
+void rc_verifier_free(rc_verifier *verifier) { EVP_PKEY_CTX_free((EVP_PKEY_CTX *)verifier); }
+
 // RSA PKCS #1 v1.5 by recovering the signed block and comparing the whole DigestInfo. OpenSSL
 // checks the 00 01 FF.. 00 padding; we check everything after it. Going through verify_recover
 // without a message digest keeps host policies on SHA-1 signatures out of the verdict.
-static rc_signature_result verify_rsa(EVP_PKEY *key, rc_digest_algorithm digest,
+static rc_signature_result verify_rsa(EVP_PKEY *key, const EVP_PKEY_CTX *prepared, rc_digest_algorithm digest,
                                       const uint8_t *hash, size_t hash_length,
                                       const uint8_t *signature, size_t signature_length) {
     size_t prefix_length = 0;
@@ -245,11 +274,9 @@ static rc_signature_result verify_rsa(EVP_PKEY *key, rc_digest_algorithm digest,
 
     rc_signature_result result = RC_SIGNATURE_INTERNAL_ERROR;
     uint8_t *recovered = OPENSSL_malloc((size_t)modulus_length);
-    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new(key, NULL);
+    EVP_PKEY_CTX *context = prepared != NULL ? EVP_PKEY_CTX_dup(prepared) : new_verify_context(key);
     size_t recovered_length = (size_t)modulus_length;
-    if (recovered != NULL && context != NULL
-        && EVP_PKEY_verify_recover_init(context) == 1
-        && EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1) {
+    if (recovered != NULL && context != NULL) {
         if (EVP_PKEY_verify_recover(context, recovered, &recovered_length, signature, signature_length) != 1) {
             result = RC_SIGNATURE_INVALID;
         } else if (recovered_length == prefix_length + hash_length
@@ -265,11 +292,12 @@ static rc_signature_result verify_rsa(EVP_PKEY *key, rc_digest_algorithm digest,
     return result;
 }
 
-static rc_signature_result verify_ecdsa(EVP_PKEY *key, const uint8_t *hash, size_t hash_length,
+static rc_signature_result verify_ecdsa(EVP_PKEY *key, const EVP_PKEY_CTX *prepared,
+                                        const uint8_t *hash, size_t hash_length,
                                         const uint8_t *signature, size_t signature_length) {
-    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new(key, NULL);
+    EVP_PKEY_CTX *context = prepared != NULL ? EVP_PKEY_CTX_dup(prepared) : new_verify_context(key);
     rc_signature_result result = RC_SIGNATURE_INTERNAL_ERROR;
-    if (context != NULL && EVP_PKEY_verify_init(context) == 1) {
+    if (context != NULL) {
         result = EVP_PKEY_verify(context, signature, signature_length, hash, hash_length) == 1
             ? RC_SIGNATURE_VALID : RC_SIGNATURE_INVALID;
     }
@@ -277,8 +305,8 @@ static rc_signature_result verify_ecdsa(EVP_PKEY *key, const uint8_t *hash, size
     return result;
 }
 
-rc_signature_result rc_verify_signature(const rc_certificate *signer, rc_signature_scheme scheme,
-                                        rc_digest_algorithm digest,
+rc_signature_result rc_verify_signature(const rc_certificate *signer, const rc_verifier *prepared,
+                                        rc_signature_scheme scheme, rc_digest_algorithm digest,
                                         const uint8_t *data, size_t data_length,
                                         const uint8_t *signature, size_t signature_length) {
     EVP_PKEY *key = X509_get0_pubkey(as_x509(signer));
@@ -292,9 +320,12 @@ rc_signature_result rc_verify_signature(const rc_certificate *signer, rc_signatu
     uint8_t hash[RC_MAX_DIGEST_LENGTH];
     const size_t hash_length = rc_digest(digest, data, data_length, hash);
     if (hash_length == 0) return RC_SIGNATURE_UNSUPPORTED_DIGEST;
+    // A context prepared for another key is not used: the key checked is always the signer's.
+    const EVP_PKEY_CTX *context = as_context(prepared);
+    if (context != NULL && EVP_PKEY_CTX_get0_pkey((EVP_PKEY_CTX *)context) != key) context = NULL;
     return scheme == RC_SCHEME_RSA_PKCS1
-        ? verify_rsa(key, digest, hash, hash_length, signature, signature_length)
-        : verify_ecdsa(key, hash, hash_length, signature, signature_length);
+        ? verify_rsa(key, context, digest, hash, hash_length, signature, signature_length)
+        : verify_ecdsa(key, context, hash, hash_length, signature, signature_length);
 }
 
 // rc_signing_key is an EVP_PKEY under another name, as rc_certificate is an X509.

@@ -1,3 +1,4 @@
+import CReceiptCrypto
 import Foundation
 import Testing
 @testable import ReceiptParser
@@ -63,6 +64,46 @@ struct KeyPolicyTests {
             for der in container.certificates {
                 let certificate = try Certificate(der: der)
                 #expect(certificate.keyRefusal == nil, "\(name): \(certificate.subjectName) \(certificate.publicKey)")
+            }
+        }
+    }
+
+    /// A certificate's key is set up once (``Certificate`` keeps an rc_verifier) and copied per
+    /// check; each verdict must be the one a key set up for that check alone gives: a good
+    /// signature, a flipped bit, other data, a short signature and the other scheme, for an RSA
+    /// and an EC key (each checks the certificate it issued, under its certificate's digest).
+    /// Many threads sharing one certificate's verifier: `ConcurrencyTests` and the corpus suite.
+    @Test func aPreparedKeyGivesTheVerdictsOfAKeySetUpPerCheck() throws {
+        for (issuerName, subjectName, scheme, digest) in [("test-intermediate.der", "test-signer.der", SignatureScheme.rsaPKCS1, Digest.sha256),
+                                                          ("jws-intermediate.der", "jws-leaf.der", .ecdsa, .sha384)] {
+            let issuer = try Certificate(der: ByteString(pki(issuerName)))
+            let subject = try Certificate(der: ByteString(pki(subjectName)))
+            #expect(issuer.hasPreparedVerifier, "\(issuerName): the key is set up once")
+            let signature = Array(subject.signature), signed = Array(subject.tbsCertificate)
+            var flipped = signature
+            flipped[flipped.count / 2] ^= 0x10
+            var otherData = signed
+            otherData[otherData.count - 1] ^= 0x01
+            let subjectVerifier = rc_verifier_new(subject.handle)
+            defer { rc_verifier_free(subjectVerifier) }
+            let otherScheme: SignatureScheme = scheme == .rsaPKCS1 ? .ecdsa : .rsaPKCS1
+            let cases: [(String, [UInt8], [UInt8], SignatureScheme, rc_signature_result)] = [
+                ("good", signature, signed, scheme, RC_SIGNATURE_VALID),
+                ("flipped bit", flipped, signed, scheme, RC_SIGNATURE_INVALID),
+                ("other data", signature, otherData, scheme, RC_SIGNATURE_INVALID),
+                ("short", Array(signature.dropLast()), signed, scheme, RC_SIGNATURE_INVALID),
+                ("other scheme", signature, signed, otherScheme, RC_SIGNATURE_UNSUPPORTED_KEY),
+            ]
+            for (name, signature, data, scheme, expected) in cases {
+                let prepared = issuer.verifies(signature: ByteString(signature), over: ByteString(data), scheme: scheme, digest: digest)
+                let perCheck = rc_verify_signature(issuer.handle, nil, scheme.cValue, digest.algorithm,
+                                                   data, data.count, signature, signature.count)
+                // A verifier made for another key is ignored, never used with the signer's checks.
+                let mismatched = rc_verify_signature(issuer.handle, subjectVerifier, scheme.cValue, digest.algorithm,
+                                                     data, data.count, signature, signature.count)
+                #expect(prepared == expected, "\(issuerName), \(name): prepared")
+                #expect(mismatched == expected, "\(issuerName), \(name): another key's verifier")
+                #expect(perCheck == expected, "\(issuerName), \(name): set up per check")
             }
         }
     }

@@ -137,11 +137,24 @@ int rc_certificate_public_key(const rc_certificate *_Nonnull certificate,
 int rc_certificate_name(const rc_certificate *_Nonnull certificate, int which,
                         char *_Nonnull buffer, size_t capacity);
 
+/// A certificate's public key set up once for signature checks: OpenSSL finds the algorithm's
+/// implementation and sets the padding per context, which rc_verify_signature then copies
+/// instead. Read-only once made, so threads may share it. NULL when the key is neither RSA nor
+/// EC, or cannot be set up.
+typedef struct rc_verifier rc_verifier;
+rc_verifier *_Nullable rc_verifier_new(const rc_certificate *_Nonnull signer);
+void rc_verifier_free(rc_verifier *_Nullable verifier);
+
 /// Checks `signature` over `data` with the certificate's public key under `scheme`. RSA PKCS #1
 /// v1.5 compares the DigestInfo byte for byte, so the outcome does not depend on the host's
 /// security level or crypto policy (SHA-1 receipts must keep verifying). A key whose type is not
 /// the scheme's gives RC_SIGNATURE_UNSUPPORTED_KEY.
+///
+/// `prepared`, when not NULL, is rc_verifier_new(signer): the check copies it instead of setting
+/// up OpenSSL's context anew (one made for another key is ignored). The outcome is the same with
+/// and without it.
 rc_signature_result rc_verify_signature(const rc_certificate *_Nonnull signer,
+                                        const rc_verifier *_Nullable prepared,
                                         rc_signature_scheme scheme, rc_digest_algorithm digest,
                                         const uint8_t *_Nonnull data, size_t data_length,
                                         const uint8_t *_Nonnull signature, size_t signature_length);

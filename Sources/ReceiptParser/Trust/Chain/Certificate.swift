@@ -10,8 +10,9 @@ import Foundation
 /// OpenSSL decides whether the bytes are a certificate and reads its extensions; the fields
 /// compared byte for byte (names, serial, the signed TBS part) are sliced from the DER here.
 final class Certificate: @unchecked Sendable {
-    // @unchecked: `handle` is never mutated after init; OpenSSL objects are safe to read from
-    // many threads once their extension cache is filled, which rc_certificate_parse does.
+    // @unchecked: `handle` and `verifier` are never mutated after init; OpenSSL objects are safe
+    // to read from many threads once their extension cache is filled, which rc_certificate_parse
+    // does, and a verifier is only ever copied (EVP_PKEY_CTX_dup reads its source).
     let handle: OpaquePointer
     let der: ByteString
     let tbsCertificate: ByteString
@@ -27,6 +28,13 @@ final class Certificate: @unchecked Sendable {
     /// Why ``KeyPolicy/standard`` refuses the key, or nil: judged once here, so verifications
     /// (and the chain cache's hits) only read it.
     let keyRefusal: String?
+    /// The key set up once for ``verifies(signature:over:scheme:digest:)`` (nil for a key the
+    /// policy refuses, which never checks anything): a warm verification then skips OpenSSL's
+    /// per-context set-up.
+    private let verifier: OpaquePointer?
+    /// Whether the key was set up once (for the tests: without it, checks still give the same
+    /// verdicts, set up per check).
+    var hasPreparedVerifier: Bool { verifier != nil }
 
     init(der bytes: ByteString) throws(ReceiptError) {
         let array = Array(bytes)
@@ -83,6 +91,7 @@ final class Certificate: @unchecked Sendable {
         notAfter = Self.instant(end)
         publicKey = PublicKeyFacts(handle)
         keyRefusal = KeyPolicy.standard.refusal(of: publicKey)
+        verifier = keyRefusal == nil ? rc_verifier_new(handle) : nil
     }
 
     /// The instant of a certificate time, which OpenSSL gives in UTC.
@@ -109,7 +118,10 @@ final class Certificate: @unchecked Sendable {
         try self.init(der: ByteString(der))
     }
 
-    deinit { rc_certificate_free(handle) }
+    deinit {
+        rc_verifier_free(verifier)
+        rc_certificate_free(handle)
+    }
 
     /// Whether the certificate carries the extension with this dotted OID.
     func hasExtension(_ oid: String) -> Bool { rc_certificate_extension(handle, oid) >= 0 }
@@ -165,7 +177,7 @@ final class Certificate: @unchecked Sendable {
     func verifies(signature: ByteString, over data: ByteString, scheme: SignatureScheme, digest: Digest) -> rc_signature_result {
         data.storage.withUnsafeBufferPointer { message in
             signature.storage.withUnsafeBufferPointer { signatureBytes in
-                rc_verify_signature(handle, scheme.cValue, digest.algorithm,
+                rc_verify_signature(handle, verifier, scheme.cValue, digest.algorithm,
                                     message.baseAddress ?? UnsafePointer(bitPattern: 1)!, message.count,
                                     signatureBytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, signatureBytes.count)
             }
