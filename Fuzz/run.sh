@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets and runs them for SECONDS in total (split evenly), e.g.
+# Builds the libFuzzer targets and runs them for SECONDS of wall time in all, one target per
+# core at a time (FUZZ_JOBS to choose), each for an equal share, e.g.
 #
-#     Fuzz/run.sh 240            # what CI runs
+#     Fuzz/run.sh 120            # what CI runs: 40 s per target on 2 cores
 #     Fuzz/run.sh 3600           # a local campaign; Fuzz/corpus/ is kept between runs
 #     FUZZ_TARGETS="payload" Fuzz/run.sh 600
 #
@@ -15,7 +16,12 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:-60}
 targets=(${FUZZ_TARGETS:-pipeline payload input render json token})
-per_target=$(( seconds / ${#targets[@]} ))
+# Targets run FUZZ_JOBS at a time (default: one per core), so SECONDS of wall time give each
+# target SECONDS × jobs / targets seconds.
+jobs=${FUZZ_JOBS:-$(nproc)}
+(( jobs >= 1 )) || jobs=1
+(( jobs <= ${#targets[@]} )) || jobs=${#targets[@]}
+per_target=$(( seconds * jobs / ${#targets[@]} ))
 (( per_target >= 1 )) || per_target=1
 shared=../shared/corpus/real
 
@@ -93,26 +99,29 @@ export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 export LSAN_OPTIONS=suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0
 
 mkdir -p Fuzz/artifacts/logs
-status=0
-total=0
-for target in "${targets[@]}"; do
+# One target: its regression inputs replayed, then fuzzed for per_target seconds. What it has to
+# say goes to Fuzz/artifacts/logs/TARGET.summary and its executed units to .units, and it fails
+# when the target failed: the targets run side by side, and their reports are printed in order.
+fuzz_one() {
+  local target=$1 summary=Fuzz/artifacts/logs/$1.summary
+  echo 0 > "Fuzz/artifacts/logs/$target.units"
+  : > "$summary"
   # Replay the committed regression inputs first (each runs once).
+  local regressions
   regressions=$(find "Fuzz/regressions/$target" -type f 2>/dev/null | sort || true)
   if [ -n "$regressions" ]; then
     # shellcheck disable=SC2086
     if ! "$bin/fuzz-$target" -timeout=1 -rss_limit_mb=512 -malloc_limit_mb=512 $regressions \
          > "Fuzz/artifacts/logs/$target-regressions.log" 2>&1; then
-      echo "FAIL: a regression input crashes fuzz-$target; see Fuzz/artifacts/logs/$target-regressions.log" >&2
-      tail -40 "Fuzz/artifacts/logs/$target-regressions.log" >&2
-      status=1
-      continue
+      { echo "FAIL: a regression input crashes fuzz-$target; see Fuzz/artifacts/logs/$target-regressions.log"
+        tail -40 "Fuzz/artifacts/logs/$target-regressions.log"; } >> "$summary"
+      return 1
     fi
   fi
 
-  corpus=Fuzz/corpus/$target
+  local corpus=Fuzz/corpus/$target log=Fuzz/artifacts/logs/$target.log result units
   mkdir -p "$corpus" "Fuzz/artifacts/$target"
-  log=Fuzz/artifacts/logs/$target.log
-  echo "== fuzz-$target for ${per_target}s (corpus $corpus: $(ls "$corpus" | wc -l) inputs kept from earlier runs)"
+  echo "== fuzz-$target for ${per_target}s (corpus $corpus: $(ls "$corpus" | wc -l) inputs kept from earlier runs)" >> "$summary"
   # shellcheck disable=SC2046
   if "$bin/fuzz-$target" "$corpus" $(seed_dirs "$target") \
        -dict=Fuzz/receipt.dict -timeout=1 -rss_limit_mb=512 -malloc_limit_mb=512 \
@@ -121,19 +130,38 @@ for target in "${targets[@]}"; do
     result=ok
   else
     result="FAILED (exit $?)"
-    status=1
   fi
   units=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  units=${units:-0}
-  total=$(( total + units ))
-  grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$log" \
-    | awk '!seen[$0]++' | sed 's/^/   /' || true
-  echo "   fuzz-$target: $result, $units executed units, corpus now $(ls "$corpus" | wc -l) inputs"
-  if [ "$result" != ok ]; then
-    grep -E -A12 'ERROR: ' "$log" >&2 || true
-    grep -E 'Fatal error: |SUMMARY: |Test unit written to|ALARM' "$log" >&2 || true
-    echo "   full log: $log" >&2
+  echo "${units:-0}" > "Fuzz/artifacts/logs/$target.units"
+  { grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$log" \
+      | awk '!seen[$0]++' | sed 's/^/   /' || true
+    echo "   fuzz-$target: $result, ${units:-0} executed units, corpus now $(ls "$corpus" | wc -l) inputs"
+    if [ "$result" != ok ]; then
+      grep -E -A12 'ERROR: ' "$log" || true
+      grep -E 'Fatal error: |SUMMARY: |Test unit written to|ALARM' "$log" || true
+      echo "   full log: $log"
+    fi; } >> "$summary"
+  [ "$result" = ok ]
+}
+
+# As many targets at once as there are jobs: each fuzzing process is single-threaded.
+running=0
+for target in "${targets[@]}"; do
+  if (( running >= jobs )); then wait -n || true; running=$((running - 1)); fi
+  { if fuzz_one "$target"; then echo 0; else echo 1; fi > "Fuzz/artifacts/logs/$target.status"; } &
+  running=$((running + 1))
+done
+wait
+status=0
+total=0
+for target in "${targets[@]}"; do
+  if [ "$(cat "Fuzz/artifacts/logs/$target.status")" = 0 ]; then
+    cat "Fuzz/artifacts/logs/$target.summary"
+  else
+    cat "Fuzz/artifacts/logs/$target.summary" >&2
+    status=1
   fi
+  total=$(( total + $(cat "Fuzz/artifacts/logs/$target.units") ))
 done
 
 # A running count for the README's total (git-ignored, like the corpus).
