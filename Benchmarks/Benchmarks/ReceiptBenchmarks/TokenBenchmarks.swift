@@ -1,5 +1,5 @@
 // StoreKit 2 token benchmarks: SignedDataVerifier against the C floors and
-// vapor/jwt-kit's X5CVerifier, over the same tokens in the same run.
+// vapor/jwt-kit's X5CVerifier (JWTKitPeer.swift), over the same tokens in the same run.
 //
 //   JWS verify+decode warm / cold   verifyTransaction(bytes): chain cache warm / disabled
 //   JWS notification warm           verifyNotification(bytes), its nested tokens verified too
@@ -13,7 +13,6 @@
 import Benchmark
 import CFloor
 import Foundation
-import JWTKit
 import ReceiptParser
 
 /// A token read from a file, and its parts as the C floors take them.
@@ -74,39 +73,6 @@ final class FloorHandle: @unchecked Sendable {
     deinit { floor_jws_free(pointer) }
 }
 
-/// A transaction as jwt-kit decodes it: Apple's documented members (the wire form), every one
-/// optional, dates in milliseconds; `signedDate` is the instant jwt-kit judges the chain at.
-struct JWTKitTransaction: JWTPayload, ValidationTimePayload {
-    struct AdvancedCommerceInfo: Codable, Sendable {
-        struct Descriptors: Codable, Sendable { var description: String?; var displayName: String? }
-        struct Offer: Codable, Sendable { var period: String?; var periodCount: Int32?; var price: Int64?; var reason: String? }
-        struct Refund: Codable, Sendable {
-            var refundAmount: Int64?; var refundDate: Date?; var refundReason: String?; var refundType: String?
-        }
-        struct Item: Codable, Sendable {
-            var SKU: String?; var description: String?; var displayName: String?; var offer: Offer?; var price: Int64?
-            var refunds: [Refund]?; var revocationDate: Date?
-        }
-        var descriptors: Descriptors?; var estimatedTax: Int64?; var items: [Item]?; var period: String?
-        var requestReferenceId: String?; var taxCode: String?; var taxExclusivePrice: Int64?; var taxRate: String?
-    }
-    struct CommitmentInfo: Codable, Sendable {
-        var billingPeriodNumber: Int32?; var commitmentExpiresDate: Date?; var commitmentPrice: Int64?; var totalBillingPeriods: Int32?
-    }
-    var transactionId: String?, originalTransactionId: String?, webOrderLineItemId: String?
-    var bundleId: String?, productId: String?, subscriptionGroupIdentifier: String?
-    var purchaseDate: Date?, originalPurchaseDate: Date?, expiresDate: Date?
-    var quantity: Int32?, type: String?, appAccountToken: UUID?, inAppOwnershipType: String?
-    var signedDate: Date
-    var revocationReason: Int32?, revocationDate: Date?, isUpgraded: Bool?, offerType: Int32?, offerIdentifier: String?
-    var environment: String?, storefront: String?, storefrontId: String?, transactionReason: String?
-    var currency: String?, price: Int64?, offerDiscountType: String?, appTransactionId: String?, offerPeriod: String?
-    var revocationType: String?, revocationPercentage: Int32?, advancedCommerceInfo: AdvancedCommerceInfo?
-    var billingPlanType: String?, commitmentInfo: CommitmentInfo?
-
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
-}
-
 func tokenBenchmarks(repository: URL) {
     let jws = repository.appendingPathComponent("TestReceipts/jws")
     let testRoot = [UInt8]((try? Data(contentsOf: repository.appendingPathComponent("TestReceipts/pki/jws-root.der"))) ?? Data())
@@ -124,8 +90,6 @@ func tokenBenchmarks(repository: URL) {
     } else {
         print("note: \(corpus.path)/jws is missing; the Apple token benchmarks are skipped")
     }
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .millisecondsSince1970
 
     for (token, root) in cases {
         let anchor = try! TrustAnchor.appStore(rootCertificate: root)
@@ -155,21 +119,9 @@ func tokenBenchmarks(repository: URL) {
                 for _ in benchmark.scaledIterations { precondition(check(floor) == 1) }
             }
         }
-        Benchmark("jwt-kit X5CVerifier/\(token.name)") { benchmark async throws in
-            let verifier = try X5CVerifier(rootCertificates: [root])
-            // Judged at the token's signedDate, as SignedDataVerifier judges it (the Apple token's
-            // leaf expired in 2023: at the current time jwt-kit refuses it).
-            let first = try await verifier.verifyJWS(bytes, as: JWTKitTransaction.self, jsonDecoder: decoder,
-                                                     validationTime: .signedDate)
-            let ours = try SignedDataVerifier(anchor: anchor).verifyTransaction(bytes)
-            precondition(first.transactionId == ours.transactionId
-                         && abs(first.signedDate.timeIntervalSince(ours.signedDate!)) < 0.001)
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                blackHole(try await verifier.verifyJWS(bytes, as: JWTKitTransaction.self, jsonDecoder: decoder,
-                                                       validationTime: .signedDate))
-            }
-        }
+        #if JWTKitPeer
+        jwtKitBenchmark(token: token, root: root, anchor: anchor)
+        #endif
         // A ledger's snapshot read back, as GET /v1/users/{user}/entitlements reads one per
         // transaction held: members in the writer's key order, read in the order Apple signs them.
         let snapshot = try! SignedDataVerifier(anchor: anchor).verifyTransaction(bytes).snapshotBytes
