@@ -17,7 +17,7 @@ enum LedgerRows {
         var read: Set<String> = []
         for row in try connection.rows(LedgerSQL.subscriptionsOwnedBy, .text(user), .text(user)) {
             let key = try row.requiredText(0)
-            if read.insert(key).inserted { try record(subscription: key, into: &snapshots, on: connection) }
+            if read.insert(key).inserted { _ = try record(subscription: key, into: &snapshots, on: connection) }
         }
         return snapshots
     }
